@@ -1,0 +1,244 @@
+"""Golden corpora and evaluation metrics.
+
+A golden file (`lexicons/<domain>/golden.yaml`, Duckling-style) groups phrasings under one
+expected answer:
+
+    today: 2026-01-22              # the reference date for every case (a case may override it)
+    cases:
+      - expect: {tool: invoice_list, status: activated, params: {status: unpaid}}
+        queries: [outstanding invoices, faktur yang belum dibayar]
+      - expect: {status: multiple_matches, tools: [invoice_list, invoice_search]}
+        queries: [show invoices]
+    negative: [launch my rocket to Mars]   # must be not_found
+
+`tool` is the expected top match; `tools` must all be among the top three; `status` the tier;
+`params` must be among the top match's suggested parameters; `dates` lists expected ranges.
+"""
+from __future__ import annotations
+
+import csv
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .errors import LexiconError, Problem
+from .router import Router
+from .schema import RouteResult, Status
+from .yamlio import LineDict, LineList, read_yaml
+
+STATUSES = {s.value for s in Status}
+LABEL_COLUMNS = ("expected_tool", "tool", "label", "category", "intent", "expected")
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    query: str
+    tool: str | None = None
+    tools: tuple[str, ...] = ()
+    status: str | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+    dates: tuple[tuple[str, str], ...] = ()
+    today: str | None = None
+    line: int = 0
+    group: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"L{self.line}:{self.query}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: GoldenCase
+    verdict: str  # ok | empty | wrong_tool | wrong_tier | wrong_params | wrong_dates | not_in_top3
+    detail: str
+    top: str | None
+    top3: tuple[str, ...]
+    status: str
+    confidence: float
+    timing_ms: float
+    path: str
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "ok"
+
+
+@dataclass
+class Report:
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def metrics(self) -> dict:
+        with_tool = [o for o in self.outcomes if o.case.tool]
+        with_status = [o for o in self.outcomes if o.case.status]
+        times = sorted(o.timing_ms for o in self.outcomes)
+        counts: dict[str, int] = {}
+        paths: dict[str, int] = {}
+        for o in self.outcomes:
+            counts[o.status] = counts.get(o.status, 0) + 1
+            paths[o.path] = paths.get(o.path, 0) + 1
+        return {
+            "n": len(self.outcomes),
+            "n_labelled": len(with_tool),
+            "top1": _ratio(sum(o.top == o.case.tool for o in with_tool), len(with_tool)),
+            "top3": _ratio(sum(o.case.tool in o.top3 for o in with_tool), len(with_tool)),
+            "tier_accuracy": _ratio(sum(o.status == o.case.status for o in with_status), len(with_status)),
+            "passed": _ratio(sum(o.ok for o in self.outcomes), len(self.outcomes)),
+            "status_counts": dict(sorted(counts.items())),
+            "path_counts": dict(sorted(paths.items())),
+            "p50_ms": round(percentile(times, 50), 3),
+            "p99_ms": round(percentile(times, 99), 3),
+            "failures": [
+                {"query": o.case.query, "verdict": o.verdict, "detail": o.detail}
+                for o in self.outcomes
+                if not o.ok
+            ],
+        }
+
+
+def _ratio(num: int, den: int) -> float | None:
+    return round(num / den, 4) if den else None
+
+
+def percentile(sorted_values: list[float], pct: float) -> float:
+    if not sorted_values:
+        return 0.0
+    if len(sorted_values) == 1:
+        return sorted_values[0]
+    k = (len(sorted_values) - 1) * pct / 100.0
+    lo = int(k)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
+
+
+# ------------------------------------------------------------------ loading
+
+
+def load_golden(path: Path | str) -> list[GoldenCase]:
+    path = Path(path)
+    label = str(path)
+    data = read_yaml(path, label)
+    if not isinstance(data, dict):
+        raise LexiconError([Problem(label, 1, "a golden file must have cases: and negative:")])
+    today = data.get("today")
+    out: list[GoldenCase] = []
+    problems: list[Problem] = []
+    cases = data.get("cases") or []
+    for i, block in enumerate(cases):
+        line = cases.line_of(i) if isinstance(cases, LineList) else 0
+        if not isinstance(block, dict) or not isinstance(block.get("expect"), dict):
+            problems.append(Problem(label, line, "each case needs expect: and queries:"))
+            continue
+        e = block["expect"]
+        status = e.get("status")
+        if status is not None and status not in STATUSES:
+            problems.append(Problem(label, line, f"unknown status {status!r}"))
+        queries = block.get("queries") or []
+        qlines = queries if isinstance(queries, LineList) else None
+        for j, q in enumerate(queries):
+            out.append(
+                GoldenCase(
+                    query=str(q),
+                    tool=e.get("tool"),
+                    tools=tuple(e.get("tools") or ()),
+                    status=status,
+                    params=tuple((e.get("params") or {}).items()),
+                    dates=tuple((d["start"], d["end"]) for d in (e.get("dates") or [])),
+                    today=str(block.get("today") or today or "") or None,
+                    line=qlines.line_of(j) if qlines is not None else line,
+                    group=str(block.get("group") or e.get("tool") or status or ""),
+                )
+            )
+    neg = data.get("negative") or []
+    for j, q in enumerate(neg):
+        out.append(
+            GoldenCase(
+                query=str(q),
+                status=Status.NOT_FOUND.value,
+                today=str(today) if today else None,
+                line=neg.line_of(j) if isinstance(neg, LineList) else 0,
+                group="negative",
+            )
+        )
+    if problems:
+        raise LexiconError(problems)
+    return out
+
+
+def load_labelled_csv(path: Path | str, *, text_col: str = "text", label_col: str | None = None) -> list[GoldenCase]:
+    """Queries from a CSV (or a plain text file, one query a line); a label column is optional."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8-sig")
+    if path.suffix.lower() != ".csv":
+        return [GoldenCase(query=line.strip(), line=i + 1) for i, line in enumerate(text.splitlines()) if line.strip()]
+    rows = list(csv.DictReader(text.splitlines()))
+    if not rows:
+        return []
+    columns = list(rows[0].keys())
+    if text_col not in columns:
+        text_col = columns[0]
+    if label_col is None:
+        label_col = next((c for c in LABEL_COLUMNS if c in columns and c != text_col), None)
+    return [
+        GoldenCase(query=r[text_col], tool=(r.get(label_col) or None) if label_col else None, line=i + 2)
+        for i, r in enumerate(rows)
+        if r.get(text_col)
+    ]
+
+
+# ------------------------------------------------------------------ running
+
+
+def judge(case: GoldenCase, result: RouteResult) -> tuple[str, str]:
+    """(verdict, detail): what went wrong, named the way a person would."""
+    top = result.top.name if result.top else None
+    ranked = [c["name"] for c in result.extra.get("candidates", [])][:3] or [m.name for m in result.matches][:3]
+    if case.tool and top is None:
+        return "empty", f"expected {case.tool}, got no match ({result.status.value})"
+    if case.tool and top != case.tool:
+        return "wrong_tool", f"expected {case.tool}, got {top} ({result.status.value})"
+    missing = [t for t in case.tools if t not in ranked]
+    if missing:
+        return "not_in_top3", f"expected {missing} among the top three, got {ranked}"
+    if case.status and result.status.value != case.status:
+        return "wrong_tier", f"expected {case.status}, got {result.status.value} (top {top} {result.top.confidence if result.top else 0:.2f})"
+    if case.params and result.top:
+        got = result.top.suggested_params
+        wrong = {k: (v, got.get(k)) for k, v in case.params if str(got.get(k)) != str(v)}
+        if wrong:
+            return "wrong_params", "; ".join(f"{k}: expected {v}, got {g}" for k, (v, g) in wrong.items())
+    if case.dates:
+        got_dates = [(d.get("start"), d.get("end")) for d in result.dates]
+        if list(case.dates) != got_dates:
+            return "wrong_dates", f"expected {list(case.dates)}, got {got_dates}"
+    return "ok", ""
+
+
+def run_cases(router: Router, cases: Iterable[GoldenCase], *, default_today: str | None = None, progress=None) -> Report:
+    report = Report()
+    cases = list(cases)
+    for i, case in enumerate(cases):
+        result = router.route(case.query, today=case.today or default_today)
+        verdict, detail = judge(case, result)
+        cands = result.extra.get("candidates", [])
+        report.outcomes.append(
+            Outcome(
+                case=case,
+                verdict=verdict,
+                detail=detail,
+                top=result.top.name if result.top else None,
+                top3=tuple(c["name"] for c in cands[:3]) or tuple(m.name for m in result.matches[:3]),
+                status=result.status.value,
+                confidence=result.top.confidence if result.top else (cands[0]["confidence"] if cands else 0.0),
+                timing_ms=result.timing_ms,
+                path=result.path.value,
+            )
+        )
+        if progress is not None:
+            progress(i + 1, len(cases))
+    return report
+
+
+def golden_path(router: Router) -> Path:
+    return router.domain.root / "golden.yaml"

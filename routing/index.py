@@ -1,0 +1,404 @@
+"""The read-only index a Router is built on, and the analysis of one query against it.
+
+Build once per lexicon version: phrase tables (synonyms, actions, vague and stop words), the
+vocabulary the typo corrector may correct into, an inverted index of tool terms and one of
+example questions. Per query: normalise, correct typos, find dates, group tokens into units.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from .dates import DateLexicon, DateRange, DateSettings, find_dates
+from .lexicon import Domain, Tool
+from .patterns import check_regex
+from .schema import Correction
+from .text import Token, normalize, tokenize, words
+
+# Strength a verb lends to its kind: a plain verb ("list", "cari") vs one that could mean several
+# kinds ("show", "tampilkan"). Weak is kept low so "show invoices" stays ambiguous, as it is.
+STRONG_VERB = 1.0
+WEAK_VERB = 0.3
+
+# Weight of a tool's `related` terms (what it can filter by) against its `keywords` (what it is).
+RELATED_WEIGHT = 0.5
+
+# Mass of a word the lexicon does not know, relative to a concept (idf units): it dilutes the
+# keyword score of tools that do not explain it, but less than a known concept would.
+LITERAL_MASS = 1.0
+
+# Typo correction thresholds, on an edit similarity (OSA, 0-100: 100 * (1 - edits / longer length)).
+# One typo (a wrong, missing, extra or swapped letter) in a word of n letters scores
+# 100 * (1 - 1/n): n=4 -> 75, n=5 -> 80, n=6 -> 83, n=7 -> 86, n=10 -> 90. Each cutoff admits
+# exactly one typo at that length, and from 10 letters two (80). Words of 3 letters or fewer and
+# anything with a digit are never corrected: too many short words are one edit apart ("tax"/"tag").
+# Below 7 letters the first letter must also agree, since most real typos keep it.
+MIN_CORRECTABLE_LEN = 4
+
+
+def _similarity(a: str, b: str, *, processor=None, score_cutoff=None) -> float:
+    """Optimal-string-alignment similarity, 0-100: a swap of two letters is one edit, like a
+    substitution, a missing or an extra letter ("lsit" -> "list" scores 75, like "lisk")."""
+    return OSA.normalized_similarity(a, b, processor=processor, score_cutoff=(score_cutoff or 0) / 100) * 100
+
+
+def fuzzy_cutoff(length: int) -> float:
+    if length <= 4:
+        return 75.0
+    if length <= 6:
+        return 80.0
+    if length <= 9:
+        return 85.0
+    return 80.0
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What a word or phrase means to the router. One phrase may have several roles."""
+
+    concept: str | None = None
+    kinds: tuple[tuple[str, float], ...] = ()
+    vague: bool = False
+    stop: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    role: str  # concept | action | vague | stop | literal | number | date
+    key: str  # concept id, or the word itself
+    surface: str
+    first: int  # token indexes, inclusive / exclusive
+    last: int
+    via: str = "keyword"  # keyword | synonym | fuzzy
+    kinds: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class QueryAnalysis:
+    text: str  # normalised and typo-corrected, separators kept
+    tokens: tuple[Token, ...]
+    corrections: tuple[Correction, ...]
+    corrected_tokens: frozenset[int]
+    units: tuple[Unit, ...]
+    dates: tuple[DateRange, ...]
+    concepts: dict[str, str]  # concept -> via (keyword / synonym / fuzzy)
+    literals: tuple[str, ...]
+    actions: tuple[tuple[str, float], ...]
+    vague: tuple[str, ...]
+    keys: tuple[str, ...]  # content keys in order (concepts, literals, verbs): for phrases and examples
+
+    @property
+    def normalized(self) -> str:
+        return " ".join(u.surface for u in self.units if u.role != "stop")
+
+
+@dataclass(frozen=True)
+class CompiledPattern:
+    index: int
+    tool: int
+    keys: tuple[str, ...] = ()  # phrase: content keys in order
+    terms: frozenset[str] = frozenset()
+    regex: object | None = None
+    weight: float = 1.0
+    params: tuple = ()
+    label: str = ""
+
+
+class RouterIndex:
+    def __init__(self, domain: Domain, date_lexicon: DateLexicon):
+        self.domain = domain
+        self.date_lexicon = date_lexicon
+        s = domain.settings
+        self.date_settings = DateSettings(week_start=s.week_start, fiscal_year_start_month=s.fiscal_year_start_month)
+        self.tools: tuple[Tool, ...] = domain.tools
+        self.tool_index = {t.name: i for i, t in enumerate(self.tools)}
+        self._build_phrases()
+        self._build_tool_terms()
+        self._build_examples()
+        self._build_patterns()
+        self._correction_cache: dict[str, tuple[str, float] | None] = {}
+
+    # ------------------------------------------------------------ build
+
+    def _build_phrases(self) -> None:
+        table: dict[tuple[str, ...], dict] = defaultdict(dict)
+        d = self.domain
+        for canonical, variants in d.synonyms:
+            for form in (canonical, *variants):
+                key = words(form)
+                if key:
+                    table[key]["concept"] = canonical
+        for verb, kind, strength in d.words.actions:
+            entry = table[verb].setdefault("kinds", {})
+            entry[kind] = max(entry.get(kind, 0.0), STRONG_VERB if strength >= 1.0 else WEAK_VERB)
+        for w in d.settings.vague_words:
+            table[words(w)]["vague"] = True
+        for w in d.words.stopwords:
+            table[tuple(w.split())]["stop"] = True
+        self.phrases: dict[tuple[str, ...], Entry] = {
+            k: Entry(
+                concept=v.get("concept"),
+                kinds=tuple(sorted(v.get("kinds", {}).items())),
+                vague=v.get("vague", False),
+                stop=v.get("stop", False) and not v.get("concept") and not v.get("kinds"),
+            )
+            for k, v in table.items()
+            if k
+        }
+        self.max_phrase = max((len(k) for k in self.phrases), default=1)
+        self.canonical_form = {canonical: " ".join(words(canonical)) for canonical, _ in d.synonyms}
+        self.canonical_words = frozenset(f for f in self.canonical_form.values() if " " not in f)
+        known = {w for k in self.phrases for w in k}
+        self.phrase_words = frozenset(known)
+        known |= set(self.date_lexicon.vocabulary())
+        for t in self.tools:
+            known.update(w for w in t.name.replace("_", " ").split())
+            for _, ex in t.examples:
+                known.update(words(ex))
+        for p in d.patterns:
+            if p.phrase:
+                known.update(words(p.phrase))
+        self.known = frozenset(w for w in known if not any(ch.isdigit() for ch in w))
+        stops = {w for k, e in self.phrases.items() if e.stop for w in k}
+        self.fuzzy_targets = sorted(w for w in self.known if len(w) >= MIN_CORRECTABLE_LEN - 1 and w not in stops)
+        self.suffixes = d.words.suffixes
+
+    def _build_tool_terms(self) -> None:
+        self.tool_terms: list[dict[str, float]] = []
+        postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        for i, t in enumerate(self.tools):
+            terms: dict[str, float] = {}
+            for c in t.related:
+                terms[c] = RELATED_WEIGHT
+            for c in t.keywords:
+                terms[c] = 1.0
+            if not t.keywords:
+                # No explicit keywords (e.g. an imported domain): the tool's name says what it is.
+                for key in self.content_keys(t.name.replace("_", " ")):
+                    terms.setdefault(key, 1.0)
+            self.tool_terms.append(terms)
+            for c, w in terms.items():
+                postings[c].append((i, w))
+        n = max(len(self.tools), 1)
+        self.term_postings = dict(postings)
+        self.term_idf = {c: math.log(1.0 + n / len(p)) for c, p in postings.items()}
+
+    def _build_examples(self) -> None:
+        self.example_tool: list[int] = []
+        self.example_text: list[str] = []
+        bags: list[set[str]] = []
+        for i, t in enumerate(self.tools):
+            for _, ex in t.examples:
+                bag = set(self.content_keys(ex))
+                if bag:
+                    self.example_tool.append(i)
+                    self.example_text.append(ex)
+                    bags.append(bag)
+        df: dict[str, int] = defaultdict(int)
+        for bag in bags:
+            for k in bag:
+                df[k] += 1
+        n = max(len(bags), 1)
+        vw = self.domain.settings.weights.example_verb_weight
+        verbs = {" ".join(k) for k, e in self.phrases.items() if e.kinds and not e.concept}
+        self.example_idf = {k: math.log(1.0 + n / c) * (vw if k in verbs else 1.0) for k, c in df.items()}
+        self.unseen_idf = math.log(1.0 + n)
+        postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        self.example_norm: list[float] = []
+        for e, bag in enumerate(bags):
+            for k in bag:
+                postings[k].append((e, self.example_idf[k]))
+            self.example_norm.append(math.sqrt(sum(self.example_idf[k] ** 2 for k in bag)))
+        self.example_postings = dict(postings)
+
+    def _build_patterns(self) -> None:
+        self.patterns: list[CompiledPattern] = []
+        by_first: dict[str, list[int]] = defaultdict(list)
+        for i, p in enumerate(self.domain.patterns):
+            tool = self.tool_index[p.tool]
+            if p.phrase:
+                units = self.analyze(p.phrase, today=date(2000, 1, 1), correct=False).units
+                keys = tuple(u.key for u in units if u.role not in ("date", "number"))
+                cp = CompiledPattern(i, tool, keys=keys, weight=p.weight, params=p.params, label=p.label)
+                if cp.keys:
+                    by_first[cp.keys[0]].append(i)
+            elif p.terms:
+                cp = CompiledPattern(i, tool, terms=frozenset(p.terms), weight=p.weight, params=p.params, label=p.label)
+            else:
+                cp = CompiledPattern(i, tool, regex=check_regex(p.regex), weight=p.weight, params=p.params, label=p.label)
+            self.patterns.append(cp)
+        self.phrase_by_first = dict(by_first)
+        self.term_patterns = [cp for cp in self.patterns if cp.terms]
+        self.regex_patterns = [cp for cp in self.patterns if cp.regex is not None]
+
+    # ------------------------------------------------------------ per query
+
+    def correct(self, word: str) -> tuple[str, float] | None:
+        """The known word `word` is a typo of, with its score; None if it is no typo of ours."""
+        if word in self._correction_cache:
+            return self._correction_cache[word]
+        best = None
+        if len(word) >= MIN_CORRECTABLE_LEN and not any(ch.isdigit() for ch in word):
+            cutoff = fuzzy_cutoff(len(word))
+            found = process.extract(word, self.fuzzy_targets, scorer=_similarity, score_cutoff=cutoff, limit=8)
+            found = [f for f in found if len(word) >= 7 or f[0][0] == word[0]]
+            if found:
+                # Best score; on a tie, a canonical term, then a word of the same length, then A-Z.
+                pick = min(found, key=lambda f: (-round(f[1], 6), f[0] not in self.canonical_words, abs(len(f[0]) - len(word)), f[0]))
+                best = (pick[0], float(pick[1]))
+        if len(self._correction_cache) < 50_000:
+            self._correction_cache[word] = best
+        return best
+
+    def lemma(self, word: str) -> str | None:
+        """A known word that `word` is an inflection of ("invoices" -> "invoice"), if any."""
+        for suffix, repl in self.suffixes:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                cand = word[: len(word) - len(suffix)] + repl
+                if cand in self.phrase_words:
+                    return cand
+        return None
+
+    def content_keys(self, text: str) -> list[str]:
+        """Content keys of a clean text (a lexicon entry or example): no typo correction."""
+        return list(self.analyze(text, today=date(2000, 1, 1), correct=False).keys)
+
+    def analyze(self, query: str, *, today: date, correct: bool = True) -> QueryAnalysis:
+        norm = normalize(query)
+        raw_tokens = tokenize(norm)
+        corrections: list[Correction] = []
+        corrected_idx: set[int] = set()
+        replaced: list[str] = []
+        for i, tok in enumerate(raw_tokens):
+            w = tok.text
+            if w in self.phrase_words or tok.is_number:
+                replaced.append(w)
+                continue
+            lem = self.lemma(w)
+            if lem is not None:
+                replaced.append(lem)
+                continue
+            if w in self.known:
+                replaced.append(w)
+                continue
+            fix = self.correct(w) if correct else None
+            if fix is None:
+                for suffix, repl in self.suffixes:
+                    # "invoises" -> "invoise" -> "invoice": an inflected typo
+                    if correct and w.endswith(suffix) and len(w) - len(suffix) >= MIN_CORRECTABLE_LEN:
+                        fix = self.correct(w[: len(w) - len(suffix)] + repl)
+                        if fix:
+                            break
+            if fix is not None:
+                corrections.append(Correction(w, fix[0], fix[1]))
+                corrected_idx.add(i)
+                replaced.append(fix[0])
+            else:
+                replaced.append(w)
+        # Rebuild the text with corrected words in place, keeping separators ("1-15", "15/03").
+        parts: list[str] = []
+        tokens: list[Token] = []
+        pos = 0
+        out_len = 0
+        for tok, new in zip(raw_tokens, replaced):
+            gap = norm[pos : tok.start]
+            parts.append(gap)
+            out_len += len(gap)
+            tokens.append(Token(new, out_len, out_len + len(new)))
+            parts.append(new)
+            out_len += len(new)
+            pos = tok.end
+        parts.append(norm[pos:])
+        text = "".join(parts)
+        dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens else ()
+        in_date = [False] * len(tokens)
+        for d in dates:
+            a, b = d.span
+            for i, tok in enumerate(tokens):
+                if tok.start < b and tok.end > a:
+                    in_date[i] = True
+        units = self._units(tokens, in_date, corrected_idx)
+        concepts: dict[str, str] = {}
+        literals: list[str] = []
+        actions: list[tuple[str, float]] = []
+        vague: list[str] = []
+        keys: list[str] = []
+        for u in units:
+            if u.role == "concept":
+                prev = concepts.get(u.key)
+                if prev is None or (prev == "fuzzy" and u.via != "fuzzy") or (prev == "synonym" and u.via == "keyword"):
+                    concepts[u.key] = u.via
+                keys.append(u.key)
+            elif u.role == "literal":
+                literals.append(u.key)
+                keys.append(u.key)
+            elif u.role == "action":
+                keys.append(u.key)
+            elif u.role in ("stop", "vague"):
+                pass
+            if u.kinds:
+                actions.extend(u.kinds)
+            if u.role == "vague":
+                vague.append(u.surface)
+        return QueryAnalysis(
+            text=text,
+            tokens=tuple(tokens),
+            corrections=tuple(corrections),
+            corrected_tokens=frozenset(corrected_idx),
+            units=tuple(units),
+            dates=dates,
+            concepts=concepts,
+            literals=tuple(literals),
+            actions=tuple(actions),
+            vague=tuple(vague),
+            keys=tuple(keys),
+        )
+
+    def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int]) -> list[Unit]:
+        units: list[Unit] = []
+        i = 0
+        n = len(tokens)
+        while i < n:
+            if in_date[i]:
+                j = i
+                while j < n and in_date[j]:
+                    j += 1
+                units.append(Unit("date", "", " ".join(t.text for t in tokens[i:j]), i, j))
+                i = j
+                continue
+            if tokens[i].is_number:
+                units.append(Unit("number", tokens[i].text, tokens[i].text, i, i + 1))
+                i += 1
+                continue
+            entry = None
+            length = 0
+            for L in range(min(self.max_phrase, n - i), 0, -1):
+                if any(in_date[i : i + L]):
+                    continue
+                entry = self.phrases.get(tuple(t.text for t in tokens[i : i + L]))
+                if entry is not None:
+                    length = L
+                    break
+            if entry is None:
+                units.append(Unit("literal", tokens[i].text, tokens[i].text, i, i + 1, via="fuzzy" if i in corrected else "keyword"))
+                i += 1
+                continue
+            surface = " ".join(t.text for t in tokens[i : i + length])
+            fuzzy = any(k in corrected for k in range(i, i + length))
+            if entry.concept:
+                canon = self.canonical_form.get(entry.concept)
+                via = "fuzzy" if fuzzy else ("keyword" if canon in (surface, self.lemma(surface)) else "synonym")
+                units.append(Unit("concept", entry.concept, surface, i, i + length, via=via, kinds=entry.kinds))
+            elif entry.kinds:
+                units.append(Unit("action", surface, surface, i, i + length, via="fuzzy" if fuzzy else "keyword", kinds=entry.kinds))
+            elif entry.vague:
+                units.append(Unit("vague", surface, surface, i, i + length))
+            else:
+                units.append(Unit("stop", surface, surface, i, i + length))
+            i += length
+        return units

@@ -1,0 +1,47 @@
+"""Suggested parameters for a matched tool: from patterns, from the query's terms, from its dates,
+and defaults (with a note) for required parameters the query left open."""
+from __future__ import annotations
+
+from typing import Any
+
+from .index import QueryAnalysis
+from .lexicon import Tool
+
+
+def suggest_params(tool: Tool, a: QueryAnalysis, pattern_params: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    params: dict[str, Any] = {}
+    notes: list[str] = []
+    by_name = {p.name: p for p in tool.params}
+    for name, value in pattern_params.items():
+        if name in by_name:
+            params[name] = value
+    # A query term that names one of a parameter's values sets it ("unpaid" -> status=unpaid).
+    for p in tool.params:
+        if p.name in params or not p.values:
+            continue
+        hit = next((v for v in p.values if v in a.concepts), None)
+        if hit is not None:
+            params[p.name] = hit
+    resolved = [d for d in a.dates if d.resolved]
+    if resolved:
+        first = resolved[0]
+        for p in tool.params:
+            if p.role == "date_from" and p.name not in params:
+                params[p.name] = first.start.isoformat()
+            elif p.role == "date_to" and p.name not in params:
+                params[p.name] = first.end.isoformat()
+        if len(resolved) > 1:
+            notes.append(f"{len(resolved)} date ranges found; using the first ({first.text})")
+    for d in a.dates:
+        if not d.resolved:
+            notes.append(f'could not use "{d.text}": {d.reason}')
+        elif d.note:
+            notes.append(f'"{d.text}": {d.note}')
+    query_param = next((p for p in tool.params if p.role == "query"), None)
+    if query_param is not None and query_param.name not in params and a.literals:
+        params[query_param.name] = " ".join(a.literals)
+    for p in tool.params:
+        if p.name not in params and p.required and p.default is not None:
+            params[p.name] = p.default
+            notes.append(p.default_note or f"{p.name} = {p.default} by default")
+    return params, notes

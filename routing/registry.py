@@ -1,0 +1,62 @@
+"""Routers per domain, rebuilt when a lexicon file changes, and the last good one kept when the
+new files do not validate (so a hand edit gone wrong never takes routing down)."""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import LexiconError
+from .lexicon import DEFAULT_LEXICON_ROOT, domain_files, fingerprint_files, list_domain_names, load_domain
+from .router import Router
+
+
+@dataclass(frozen=True)
+class RouterState:
+    router: Router | None  # the router in service: the newest valid one
+    error: LexiconError | None  # why the files on disk are not the ones in service, if they are not
+    fingerprint: str  # of the files on disk now
+
+    @property
+    def stale(self) -> bool:
+        return self.error is not None and self.router is not None
+
+
+class RouterRegistry:
+    def __init__(self, root: Path | str = DEFAULT_LEXICON_ROOT, **router_kwargs):
+        self.root = Path(root)
+        self.router_kwargs = router_kwargs
+        self._lock = threading.Lock()
+        self._good: dict[str, Router] = {}
+        self._failed: dict[str, tuple[str, LexiconError]] = {}
+
+    def domains(self) -> list[str]:
+        return list_domain_names(self.root)
+
+    def fingerprint(self, domain: str) -> str:
+        return fingerprint_files(domain_files(self.root, domain))
+
+    def state(self, domain: str) -> RouterState:
+        fp = self.fingerprint(domain)
+        with self._lock:
+            good = self._good.get(domain)
+            if good is not None and good.domain.fingerprint == fp:
+                return RouterState(good, None, fp)
+            failed = self._failed.get(domain)
+            if failed is not None and failed[0] == fp:
+                return RouterState(good, failed[1], fp)
+            try:
+                router = Router(load_domain(domain, self.root), **self.router_kwargs)
+            except LexiconError as exc:
+                self._failed[domain] = (fp, exc)
+                return RouterState(good, exc, fp)
+            self._good[domain] = router
+            self._failed.pop(domain, None)
+            return RouterState(router, None, fp)
+
+    def router(self, domain: str) -> Router:
+        """The router in service; raises LexiconError only if no version ever loaded."""
+        st = self.state(domain)
+        if st.router is None:
+            raise st.error  # type: ignore[misc]
+        return st.router

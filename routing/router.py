@@ -1,0 +1,217 @@
+"""The Router: a read-only object built from one domain's lexicon that routes queries."""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from datetime import date
+from pathlib import Path as FsPath
+from typing import Any
+
+from .clock import parse_today
+from .dates import DateLexicon, load_date_lexicon
+from .errors import ErrorCode
+from .index import QueryAnalysis, RouterIndex
+from .lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, Domain, Thresholds, load_domain
+from .params import suggest_params
+from .paths import decide_path
+from .schema import ErrorInfo, Match, Path, RouteResult, Status
+from .scoring import Scored, combine, match_patterns, score_action, score_example, score_keyword
+from .text import MAX_QUERY_CHARS
+
+MAX_MULTIPLE = 3
+MAX_WEAK = 5
+
+
+class Router:
+    """Build once per lexicon version; `route` never mutates it."""
+
+    def __init__(self, domain: Domain, *, date_lexicon: DateLexicon | None = None, encoder: Any = None):
+        self.domain = domain
+        self.date_lexicon = date_lexicon or load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml")
+        self.index = RouterIndex(domain, self.date_lexicon)
+        self.encoder = encoder
+        self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
+
+    @classmethod
+    def load(cls, name: str, root: FsPath | str = DEFAULT_LEXICON_ROOT, **kwargs) -> "Router":
+        return cls(load_domain(name, root), **kwargs)
+
+    @property
+    def name(self) -> str:
+        return self.domain.name
+
+    @property
+    def thresholds(self) -> Thresholds:
+        return self.domain.settings.thresholds
+
+    # ------------------------------------------------------------------ routing
+
+    def analyze(self, query: str, *, today: date | str | None = None) -> QueryAnalysis:
+        return self.index.analyze(query, today=parse_today(today))
+
+    def route(
+        self,
+        query: Any,
+        *,
+        today: date | str | None = None,
+        thresholds: Thresholds | dict | None = None,
+        context: dict | None = None,
+    ) -> RouteResult:
+        started = time.perf_counter()
+        ref = parse_today(today)
+        th = self._thresholds(thresholds)
+        problem = validate_query(query)
+        if problem:
+            return self._invalid(query, ref, th, problem, started)
+        a = self.index.analyze(query, today=ref)
+        scored = self.score(a)
+        status = classify(scored, a, th)
+        matches = self._matches(scored, status, a)
+        path, path_reason = decide_path(status, matches)
+        clarifying = self.domain.settings.clarifying_question if status is Status.NEEDS_CLARIFICATION else None
+        events = [{"type": "route_started"}, {"type": "route_classified", "status": status.value}]
+        plan = self.plan_path(status, matches, a, query, context)
+        result = RouteResult(
+            query=query,
+            domain=self.name,
+            today=ref.isoformat(),
+            normalized=a.normalized,
+            corrections=list(a.corrections),
+            status=status,
+            message=status_message(status, matches, clarifying),
+            clarifying_question=clarifying,
+            path=path,
+            path_reason=path_reason,
+            matches=matches,
+            dates=[d.to_dict() for d in a.dates],
+            error=None,
+            events=events,
+            timing_ms=0.0,
+            available=self.available if status is Status.NOT_FOUND else [],
+            thresholds=th.to_dict(),
+            tokens=[{"text": u.surface, "role": u.role, "key": u.key, "via": u.via} for u in a.units],
+            extra={
+                "candidates": [
+                    {"name": self.index.tools[s.tool].name, "confidence": s.confidence, "score_breakdown": s.breakdown}
+                    for s in scored[:MAX_WEAK]
+                ]
+            },
+        )
+        if plan is not None:
+            result = plan(result)
+        return replace(result, timing_ms=round((time.perf_counter() - started) * 1000, 3))
+
+    def score(self, a: QueryAnalysis) -> list[Scored]:
+        w = self.domain.settings.weights
+        patterns = match_patterns(a, self.index)
+        keyword = score_keyword(a, self.index, patterns)
+        example = score_example(a, self.index)
+        semantic = self.encoder.score(a, self.index) if self.encoder is not None and w.semantic > 0 else {}
+        candidates = set(keyword) | set(patterns.by_tool) | set(example) | set(semantic)
+        action = score_action(a, self.index, candidates, w)
+        return combine(self.index, w, keyword, action, patterns.by_tool, example, semantic)
+
+    def plan_path(self, status, matches, analysis, query, context):
+        """Hook for the hybrid-path layer (routing.hybrid); None keeps the basic path fields."""
+        return None
+
+    # ------------------------------------------------------------------ helpers
+
+    def _thresholds(self, override: Thresholds | dict | None) -> Thresholds:
+        if override is None:
+            return self.thresholds
+        if isinstance(override, Thresholds):
+            return override
+        return replace(self.thresholds, **{k: float(v) for k, v in override.items() if v is not None})
+
+    def _matches(self, scored: list[Scored], status: Status, a: QueryAnalysis) -> list[Match]:
+        if status in (Status.NOT_FOUND, Status.NEEDS_CLARIFICATION):
+            return []
+        count = {Status.ACTIVATED: 1, Status.MULTIPLE_MATCHES: MAX_MULTIPLE, Status.WEAK_MATCHES: MAX_WEAK}[status]
+        chosen = scored[:count]
+        if status is Status.MULTIPLE_MATCHES:
+            # Two or three alternatives: drop a third that is far behind, never go below two.
+            low = self.thresholds.low
+            chosen = [s for i, s in enumerate(chosen) if i < 2 or s.confidence >= low]
+        out = []
+        for s in chosen:
+            tool = self.index.tools[s.tool]
+            params, notes = suggest_params(tool, a, s.pattern_params)
+            out.append(
+                Match(
+                    name=tool.name,
+                    confidence=s.confidence,
+                    match_type=s.match_type,
+                    description=tool.description,
+                    kind=tool.kind,
+                    key_params=tool.key_params,
+                    suggested_params=params,
+                    score_breakdown=s.breakdown,
+                    param_notes=notes,
+                    evidence=s.evidence,
+                    raw_score=s.raw,
+                )
+            )
+        return out
+
+    def _invalid(self, query: Any, ref: date, th: Thresholds, problem: str, started: float) -> RouteResult:
+        return RouteResult(
+            query=query,
+            domain=self.name,
+            today=ref.isoformat(),
+            normalized="",
+            corrections=[],
+            status=Status.NOT_FOUND,
+            message=problem,
+            clarifying_question=None,
+            path=Path.LLM,
+            path_reason="the query could not be read",
+            matches=[],
+            dates=[],
+            error=ErrorInfo(ErrorCode.INVALID_QUERY.value, problem),
+            events=[{"type": "route_started"}, {"type": "route_rejected", "code": ErrorCode.INVALID_QUERY.value}],
+            timing_ms=round((time.perf_counter() - started) * 1000, 3),
+            available=self.available,
+            thresholds=th.to_dict(),
+        )
+
+
+def validate_query(query: Any) -> str | None:
+    """A plain-words reason the query cannot be routed, or None."""
+    if not isinstance(query, str):
+        return f"The query must be text, not {type(query).__name__}."
+    if not query.strip():
+        return "The query is empty. Type a question, e.g. 'outstanding invoices'."
+    if len(query) > MAX_QUERY_CHARS:
+        return f"The query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,}."
+    if not any(ch.isalnum() for ch in query):
+        return "The query has no letters or digits."
+    return None
+
+
+def classify(scored: list[Scored], a: QueryAnalysis, th: Thresholds) -> Status:
+    top = scored[0].confidence if scored else 0.0
+    second = scored[1].confidence if len(scored) > 1 else 0.0
+    if a.vague and not a.concepts and top < th.medium:
+        return Status.NEEDS_CLARIFICATION
+    if top < th.low:
+        return Status.NOT_FOUND
+    if top >= th.high and top - second >= th.margin:
+        return Status.ACTIVATED
+    if top >= th.medium:
+        return Status.MULTIPLE_MATCHES
+    return Status.WEAK_MATCHES
+
+
+def status_message(status: Status, matches: list[Match], question: str | None) -> str:
+    names = [m.name for m in matches]
+    if status is Status.ACTIVATED:
+        return f"Matched {names[0]} with high confidence."
+    if status is Status.MULTIPLE_MATCHES:
+        listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+        return f"Several tools fit: {listed}. Which one did you mean?"
+    if status is Status.WEAK_MATCHES:
+        return "Only weak matches. Could you rephrase, or add what kind of record you mean?"
+    if status is Status.NEEDS_CLARIFICATION:
+        return question or "Could you say more about what you are looking for?"
+    return "No tool matches this question. These are the tools available."

@@ -1,0 +1,49 @@
+"""Language-agnostic text handling: normalisation and tokenisation.
+
+No word of any language lives here; words come from lexicons/.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+MAX_QUERY_CHARS = 1000
+
+# A token is a run of letters/digits, optionally joined by internal hyphens/apostrophes/dots
+# between digits ("2025-03-15" stays one token for the date resolver to see whole).
+_TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
+_SPACE_RE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str  # normalised (casefolded) surface form
+    start: int  # offsets into the normalised string
+    end: int
+
+    @property
+    def is_number(self) -> bool:
+        return any(ch.isdigit() for ch in self.text)
+
+
+def clean(text: str) -> str:
+    """Remove control and zero-width characters, fold compatibility forms, squeeze spaces."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _CONTROL_RE.sub(" ", text)
+    return _SPACE_RE.sub(" ", text).strip()
+
+
+def normalize(text: str) -> str:
+    """Clean, then casefold: the form every lexicon entry and query is compared in."""
+    return clean(text).casefold()
+
+
+def tokenize(normalized: str) -> list[Token]:
+    return [Token(m.group(0), m.start(), m.end()) for m in _TOKEN_RE.finditer(normalized)]
+
+
+def words(text: str) -> tuple[str, ...]:
+    """Tokens of a lexicon entry, normalised the same way queries are."""
+    return tuple(t.text for t in tokenize(normalize(text)))

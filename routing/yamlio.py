@@ -1,0 +1,109 @@
+"""Reading YAML with line numbers, so every validation message can say where."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import LexiconError, Problem
+
+
+class LineDict(dict):
+    """A mapping that remembers the line of itself and of each key (1-based)."""
+
+    line: int = 0
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lines: dict[Any, int] = {}
+
+    def line_of(self, key: Any) -> int:
+        return self.lines.get(key, self.line)
+
+
+class LineList(list):
+    """A sequence that remembers the line of itself and of each item (1-based)."""
+
+    line: int = 0
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.lines: list[int] = []
+
+    def line_of(self, index: int) -> int:
+        return self.lines[index] if 0 <= index < len(self.lines) else self.line
+
+
+class _DuplicateKey(yaml.MarkedYAMLError):
+    pass
+
+
+class _LineLoader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
+    loader.flatten_mapping(node)
+    mapping = LineDict()
+    mapping.line = node.start_mark.line + 1
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in mapping:
+            raise _DuplicateKey(
+                "while reading a mapping", node.start_mark, f"duplicate key {key!r}", key_node.start_mark
+            )
+        mapping[key] = loader.construct_object(value_node, deep=True)
+        mapping.lines[key] = key_node.start_mark.line + 1
+    return mapping
+
+
+def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> LineList:
+    seq = LineList(loader.construct_object(child, deep=True) for child in node.value)
+    seq.line = node.start_mark.line + 1
+    seq.lines = [child.start_mark.line + 1 for child in node.value]
+    return seq
+
+
+def _construct_str(loader: _LineLoader, node: yaml.ScalarNode):
+    # Dates stay strings: lexicon files are text a person edits, not typed data.
+    return loader.construct_scalar(node)
+
+
+# YAML 1.1 reads on/off/yes/no/y/n as booleans; in word lists they are words ("on", "no"). Only
+# true/false stay booleans.
+_LineLoader.yaml_implicit_resolvers = {
+    ch: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_LineLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
+
+
+def parse_yaml(text: str, file_label: str) -> Any:
+    """Parse YAML text; raise LexiconError naming the file and line on any syntax problem."""
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        problem = " ".join(x for x in (exc.context, exc.problem) if x) or "not valid YAML"
+        raise LexiconError([Problem(file_label, line, f"YAML syntax: {problem}")]) from None
+    except yaml.YAMLError as exc:
+        raise LexiconError([Problem(file_label, None, f"YAML: {exc}")]) from None
+
+
+def read_yaml(path: Path, file_label: str | None = None) -> Any:
+    label = file_label or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise LexiconError([Problem(label, None, f"not UTF-8 text ({exc.reason})")]) from None
+    except OSError as exc:
+        raise LexiconError([Problem(label, None, f"cannot read: {exc.strerror}")]) from None
+    return parse_yaml(text, label)
