@@ -817,6 +817,17 @@ def _last_day(year: int, month: int | None, day: int | None) -> date:
     return date(year, 12, 31)
 
 
+def _month_ordinal(total_months: int) -> int:
+    """Day ordinal of the 1st of month number `total_months` (year * 12 + month - 1). Outside
+    years 1..9999 it returns a value below 1 or above date.max's ordinal, still increasing."""
+    year, month0 = divmod(total_months, 12)
+    if year < 1:
+        return (total_months - 12) * 31
+    if year > 9999:
+        return _MAX_ORDINAL + 1 + (total_months - 120000) * 31
+    return date(year, month0 + 1, 1).toordinal()
+
+
 def _add_days(d: date, n: int) -> tuple[date, int]:
     """d + n days; the int is -1/+1 when the result was clamped to date.min/date.max."""
     o = d.toordinal() + n
@@ -889,52 +900,47 @@ class _Context:
         return year if date(year, month, 1) <= self.today else year - 1
 
     def relative(self, m: re.Match, mod: str, unit: str) -> DateRange:
+        """this/last/next <unit>: calendar periods. Computed on day ordinals so that periods at
+        the calendar's edges can be clamped (with a note) or reported as outside it."""
         t = self.today
         msg = self.lexicon.message
         rule = f"{mod}_{unit}"
         if unit == "fiscal_year":
             rule = {"this": "fiscal_year", "last": "last_fiscal_year", "next": "next_fiscal_year"}[mod]
         shift = {"this": 0, "last": -1, "next": 1}[mod]
+        today_ord = t.toordinal()
         if unit in ("week", "weekend"):
-            week_start, clamp = _add_days(t, -((t.weekday() - self.settings.week_start) % 7))
+            week_start = today_ord - (t.weekday() - self.settings.week_start) % 7
             if unit == "week":
-                start, c1 = _add_days(week_start, 7 * shift)
-                end, c2 = (t, 0) if mod == "this" else _add_days(start, 6)
+                start = week_start + 7 * shift
+                end = today_ord if mod == "this" else start + 6
             else:
-                saturday = (5 - self.settings.week_start) % 7
-                start, c1 = _add_days(week_start, saturday + 7 * shift)
-                end, c2 = _add_days(start, 1)
-            clamp = clamp or c1 or c2
+                start = week_start + (5 - self.settings.week_start) % 7 + 7 * shift
+                end = start + 1
         else:
             months = {"month": 1, "quarter": 3, "year": 12, "fiscal_year": 12}[unit]
             if unit == "month":
-                period = t.replace(day=1)
+                first = t.year * 12 + t.month - 1
             elif unit == "quarter":
-                period = _quarter_start(t)
+                first = t.year * 12 + 3 * ((t.month - 1) // 3)
             elif unit == "year":
-                period = date(t.year, 1, 1)
+                first = t.year * 12
             else:
                 fs = self.settings.fiscal_year_start_month
-                if t.month >= fs:
-                    period = date(t.year, fs, 1)
-                elif t.year > 1:
-                    period = date(t.year - 1, fs, 1)
-                else:
-                    period, c0 = date.min, -1
-            start, c1 = _add_months(period, months * shift)
-            if mod == "this":
-                end, c2 = t, 0
-            else:
-                after, c2 = _add_months(start, months)
-                end = after - timedelta(days=1) if not c2 else date.max
-            clamp = c1 or c2
-        if clamp:
-            if (clamp < 0 and end <= date.min and mod != "this") or (clamp > 0 and start >= date.max):
-                key = "before_calendar" if clamp < 0 else "after_calendar"
-                return self.unresolved(m, rule, msg(key, text=m.group(0)))
-            note = msg("clamped_start" if clamp < 0 else "clamped_end")
-            return self.calendar(m, rule, start, end, note=note)
-        return self.calendar(m, rule, start, end)
+                first = (t.year if t.month >= fs else t.year - 1) * 12 + fs - 1
+            first += months * shift
+            start = _month_ordinal(first)
+            end = today_ord if mod == "this" else _month_ordinal(first + months) - 1
+        if end < 1:
+            return self.unresolved(m, rule, msg("before_calendar", text=m.group(0)))
+        if start > _MAX_ORDINAL:
+            return self.unresolved(m, rule, msg("after_calendar", text=m.group(0)))
+        note = None
+        if start < 1:
+            start, note = 1, msg("clamped_start")
+        if end > _MAX_ORDINAL:
+            end, note = _MAX_ORDINAL, msg("clamped_end")
+        return self.calendar(m, rule, date.fromordinal(start), date.fromordinal(end), note=note)
 
     def rolling(self, m: re.Match, unit: str, count: int, *, future: bool) -> DateRange:
         msg = self.lexicon.message

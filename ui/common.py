@@ -1,0 +1,61 @@
+"""One page_setup() for every page, the shared read-only router registry, and the tier colours."""
+from __future__ import annotations
+
+from datetime import date
+
+import streamlit as st
+
+from routing import RouterRegistry, RouterState
+
+# One colour per tier, readable on light and dark themes (mid-saturation, white text on top).
+TIER_COLORS = {
+    "activated": "#1e9e5a",
+    "multiple_matches": "#2f6fdf",
+    "weak_matches": "#d08a12",
+    "not_found": "#c23b3b",
+    "needs_clarification": "#8a4fd8",
+}
+TIER_LABELS = {
+    "activated": "Activated",
+    "multiple_matches": "Multiple matches",
+    "weak_matches": "Weak matches",
+    "not_found": "Not found",
+    "needs_clarification": "Needs clarification",
+}
+PATH_COLORS = {"fast": "#1e9e5a", "llm": "#7b4fd8"}
+
+
+@st.cache_resource(show_spinner=False)
+def get_registry() -> RouterRegistry:
+    """One registry per server process: routers are rebuilt only when lexicon files change."""
+    return RouterRegistry()
+
+
+def router_state(domain: str) -> RouterState:
+    return get_registry().state(domain)
+
+
+def domain_names() -> list[str]:
+    return get_registry().domains()
+
+
+def page_setup(title: str, icon: str = ":material/route:") -> None:
+    """Shared state every page may read: the domain and the reference date ("pretend today is")."""
+    if "domain" not in st.session_state:
+        names = domain_names()
+        st.session_state.domain = "accounting" if "accounting" in names else (names[0] if names else "")
+    if "today" not in st.session_state:
+        st.session_state.today = date.today()
+
+
+def show_lexicon_problem(state: RouterState) -> None:
+    """A friendly banner when lexicon files on disk do not validate; details in an expander."""
+    if state.error is None:
+        return
+    if state.router is not None:
+        st.warning("The lexicon files on disk have a problem, so routing keeps using the last good version.", icon=":material/warning:")
+    else:
+        st.error("This domain's lexicon files have a problem and no earlier version is loaded.", icon=":material/error:")
+    with st.expander("What is wrong (file, line, problem)"):
+        for p in state.error.problems:
+            st.markdown(f"- `{p.file}` line {p.line or '?'}: {p.message}")
