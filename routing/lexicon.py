@@ -13,6 +13,7 @@ Every problem found is reported with its file and line; nothing half-valid is re
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,8 @@ from .text import words
 from .yamlio import LineDict, LineList, read_yaml
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_LEXICON_ROOT = REPO_ROOT / "lexicons"
+# ROUTING_LEXICONS points the app and CLI at another lexicon folder (tests use a scratch copy).
+DEFAULT_LEXICON_ROOT = Path(os.environ.get("ROUTING_LEXICONS") or REPO_ROOT / "lexicons")
 SHARED_DIR = "_shared"
 DOMAIN_FILES = ("settings.yaml", "tools.yaml", "synonyms.yaml", "patterns.yaml")
 
@@ -214,7 +216,7 @@ def _number(value: Any, where: _Collector, line: int, what: str, lo: float, hi: 
 def fingerprint_files(paths: list[Path]) -> str:
     digest = hashlib.sha256()
     for path in sorted(paths):
-        digest.update(str(path.name).encode())
+        digest.update(str(path.parent.name + "/" + path.name).encode())
         try:
             digest.update(path.read_bytes())
         except OSError:
@@ -223,9 +225,11 @@ def fingerprint_files(paths: list[Path]) -> str:
 
 
 def domain_files(root: Path, name: str) -> list[Path]:
+    """Every file whose change must rebuild the domain's router (golden corpora excluded)."""
     folder = root / name
     shared = root / SHARED_DIR
-    return [folder / f for f in DOMAIN_FILES] + [shared / "words.yaml", shared / "dates.yaml"]
+    extra = sorted(p for p in folder.glob("*.yaml") if p.name not in DOMAIN_FILES and not p.name.startswith(("golden", "heldout")))
+    return [folder / f for f in DOMAIN_FILES] + extra + [shared / "words.yaml", shared / "dates.yaml"]
 
 
 def list_domain_names(root: Path = DEFAULT_LEXICON_ROOT) -> list[str]:
