@@ -62,7 +62,8 @@ def app_url(lexicon_copy) -> str:
         pytest.skip(reason)
     port = _free_port()
     env = dict(os.environ, ROUTING_LEXICONS=str(lexicon_copy), PYTHONUNBUFFERED="1")
-    log = open(ROOT / "test-output" / "streamlit.log", "w") if (ROOT / "test-output").mkdir(exist_ok=True) is None else None
+    (ROOT / "test-output").mkdir(exist_ok=True)
+    log = open(ROOT / "test-output" / "streamlit.log", "w")
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
@@ -91,8 +92,7 @@ def app_url(lexicon_copy) -> str:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
-    if log:
-        log.close()
+    log.close()
 
 
 @pytest.fixture(scope="session")
