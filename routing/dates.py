@@ -61,6 +61,13 @@ _CALENDAR_UNITS = ("week", "month", "quarter", "year", "weekend", "fiscal_year")
 _UNIT_KEYS = ("day", "week", "month", "quarter", "year", "weekend", "fiscal_year")
 _PHRASE_RULES = ("today", "yesterday", "tomorrow", "ytd", "mtd", "since_month_start", "qtd")
 _MODIFIERS = ("this", "last", "next")
+# The sections a language block may have (see the header of dates.yaml).
+_LANGUAGE_SECTIONS = (
+    "modifier_position", "phrases", "units", "one_unit", "modifiers", "rolling", "numbers",
+    "ordinals", "ordinal_suffixes", "ordinal_prefixes", "months", "months_needing_context",
+    "month_prefixes", "day_prefixes", "day_month_joiners", "year_context", "year_joiners", "spans",
+)
+_SPAN_KEYS = ("from", "to", "between", "and", "end")
 _MESSAGE_KEYS = (
     "bad_day", "bad_day_in_year", "bad_month", "bad_quarter", "empty_window", "year_zero",
     "before_calendar", "after_calendar", "clamped_start", "clamped_end", "end_before_start",
@@ -120,8 +127,10 @@ class DateRange:
 
 
 class _Map(dict):
-    line = 0
-    key_lines: dict
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.line = 0
+        self.key_lines: dict = {}
 
 
 class _Seq(list):
@@ -272,8 +281,8 @@ class DateLexicon:
         context_months: set[str] = set()
         roles: dict[str, set[str]] = {name: set() for name in (
             "ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes",
-            "day_month_joiners", "year_context", "year_joiners", "from", "to", "between", "and",
-            "end", "before_number", "after_unit", "next_before_number", "next_after_unit")}
+            "day_month_joiners", "year_context", "year_joiners", *_SPAN_KEYS,
+            "before_number", "after_unit", "next_before_number", "next_after_unit")}
         languages: list[tuple[str, str, dict[str, list[str]], dict[str, list[str]], list[str]]] = []
 
         for code, block in data.items():
@@ -283,6 +292,10 @@ class DateLexicon:
             if not isinstance(code, str) or not isinstance(block, dict):
                 reader.fail(line, f"language block {code!r} must be a mapping")
             where = str(code)
+            for key in block:
+                if key not in _LANGUAGE_SECTIONS:
+                    reader.fail(block.key_lines.get(key, block.line),
+                                f"{where}: unknown section {key!r} (known: {', '.join(_LANGUAGE_SECTIONS)})")
             position = block.get("modifier_position", "before")
             if position not in ("before", "after"):
                 reader.fail(block.key_lines.get("modifier_position", block.line),
@@ -375,7 +388,7 @@ class DateLexicon:
                 roles[key].update(reader.words(block, key, f"{where}.{key}"))
             spans = reader.mapping(block, "spans", f"{where}.spans")
             for key in spans:
-                if key not in ("from", "to", "between", "and", "end"):
+                if key not in _SPAN_KEYS:
                     reader.fail(spans.key_lines.get(key, spans.line), f"{where}.spans: unknown key {key!r}")
                 roles[key].update(reader.words(spans, key, f"{where}.spans.{key}"))
 
@@ -444,7 +457,7 @@ class DateLexicon:
 
         number = (rf"(?:(?P<digits>\d+)\s*|(?P<words>{number_words}(?:(?:\s+|\s*-\s*)"
                   rf"(?:{joiners}\s+)?{number_words})*)\s+)")
-        quantity = rf"(?:{number}(?P<unit>{units_rolling})|(?P<one>{one_unit}))"
+        quantity = rf"(?:{number}(?P<unit>{units_rolling})|(?P<oneunit>{one_unit}))"
         year_suffix = (rf"(?:(?:\s*[-/,]\s*|\s+(?:{year_joiners}\s+)?)(?P<qy>[12]\d{{3}})(?!\d))?")
         quarter_number = (rf"(?:(?P<qd>\d+)|(?P<qr>{roman})|(?P<qo>{ordinal_words}))")
 
@@ -490,10 +503,14 @@ class DateLexicon:
             rf"(?:\s*[-/]\s*(?P<fy2>\d{{4}}|\d{{2}})(?!\d))?", self._build_fiscal_year)
 
         # A bare year only in date context: "in 2025", "tahun 2025"
-        add(rf"(?P<yc>{_alt(r['year_context'])})\s+(?P<y>[12]\d{{3}})(?![-/.]\d)", self._build_year)
+        # ...but not the year of a quarter ("during 2017 Q1" is the quarter).
+        add(rf"(?P<yc>{_alt(r['year_context'])})\s+(?P<y>[12]\d{{3}})(?![-/.]\d)"
+            rf"(?!\s*[-/]?\s*{_alt(quarter_letters)}\s?\d)", self._build_year)
 
         def atom(p: str, *, in_span: bool) -> str:
-            day = lambda n: (rf"(?:{day_prefix}\s+)?(?P<{p}d{n}>\d{{1,2}})(?!\d)(?:{ordinal_suffix})?")
+            # A day number is not an amount: not after a currency sign or inside "6,107.31".
+            day = lambda n: (rf"(?:{day_prefix}\s+)?(?<![$€£¥₹.,])(?<![$€£¥₹]\s)"
+                             rf"(?P<{p}d{n}>\d{{1,2}})(?!\d)(?:{ordinal_suffix})?")
             month = lambda n, words: rf"(?:{month_prefix}\s+)?(?P<{p}m{n}>{words})\.?"
             year = lambda n: rf"(?P<{p}y{n}>\d{{4}})(?!\d)"
             sep_dm = rf"(?:\s*[-/]\s*|\s+(?:{of}\s+)?|\.\s*)"
@@ -516,7 +533,7 @@ class DateLexicon:
 
         add(atom("a", in_span=False), self._build_explicit)
         dash = r"\s*[-–~]\s*"
-        add(rf"(?:(?P<from>{_alt(r['from'])})\s+)?{atom('a', in_span=True)}"
+        add(rf"(?:(?P<from>{_alt(r['from'] | r['between'])})\s+)?{atom('a', in_span=True)}"
             rf"(?:{dash}|\s+(?:{_alt(r['to'])})\s+){atom('b', in_span=True)}"
             rf"(?:\s+(?:{_alt(r['end'])}))?", self._build_span)
         add(rf"(?P<from>{_alt(r['between'])})\s+{atom('a', in_span=True)}"
@@ -552,7 +569,8 @@ class DateLexicon:
                 try:
                     found = fam.build(ctx, m)
                 except (OverflowError, ValueError):
-                    found = ctx.unresolved(m, "explicit_span", self.message(
+                    # Only at the calendar's edges (years 1 and 9999): a date that does not exist.
+                    found = ctx.unresolved(m, "out_of_calendar", self.message(
                         "after_calendar" if today.year > 5000 else "before_calendar", text=m.group(0)))
                 if found is not None:
                     candidates.append((m.start(), m.end(), order, found))
@@ -602,8 +620,8 @@ class DateLexicon:
 
     def _build_rolling(self, ctx: "_Context", m: re.Match) -> DateRange | None:
         groups = m.groupdict()
-        if groups.get("one"):
-            unit, count = self._one_unit_of[_norm(groups["one"])], 1
+        if groups.get("oneunit"):
+            unit, count = self._one_unit_of[_norm(groups["oneunit"])], 1
         else:
             unit = self._unit_of[_norm(groups["unit"])]
             if groups["digits"] is not None:
@@ -744,8 +762,6 @@ class DateLexicon:
         if a.day is not None and a.month is None and (b.day is None or b.month is None):
             return None
         if b.day is not None and b.month is None and (a.month is None or a.day is None):
-            return None
-        if a.month is None and a.day is None and b.day is not None:
             return None
         if (a.month is None and b.month is None) and m.group("from") is None:
             return None

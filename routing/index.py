@@ -26,25 +26,20 @@ STRONG_VERB = 1.0
 WEAK_VERB = 0.3
 
 # Weight of a tool's `related` terms (what it can filter by) against its `keywords` (what it is).
-RELATED_WEIGHT = 0.5
+RELATED_WEIGHT = 0.75
 
 # Mass of a word the lexicon does not know, relative to a concept (idf units): it dilutes the
 # keyword score of tools that do not explain it, but less than a known concept would.
-LITERAL_MASS = 1.0
+LITERAL_MASS = 0.6
 
 # Typo correction thresholds, on an edit similarity (OSA, 0-100: 100 * (1 - edits / longer length)).
 # One typo (a wrong, missing, extra or swapped letter) in a word of n letters scores
 # 100 * (1 - 1/n): n=4 -> 75, n=5 -> 80, n=6 -> 83, n=7 -> 86, n=10 -> 90. Each cutoff admits
-# exactly one typo at that length, and from 10 letters two (80). Words of 3 letters or fewer and
-# anything with a digit are never corrected: too many short words are one edit apart ("tax"/"tag").
+# exactly one typo at that length, and from 10 letters two (80). Words of 4 letters or fewer and
+# anything with a digit are never corrected: too many short words are one edit apart from ours
+# and are real words of their own ("tell"/"telp", "good"/"goods", "tax"/"tag").
 # Below 7 letters the first letter must also agree, since most real typos keep it.
-MIN_CORRECTABLE_LEN = 4
-
-
-def _similarity(a: str, b: str, *, processor=None, score_cutoff=None) -> float:
-    """Optimal-string-alignment similarity, 0-100: a swap of two letters is one edit, like a
-    substitution, a missing or an extra letter ("lsit" -> "list" scores 75, like "lisk")."""
-    return OSA.normalized_similarity(a, b, processor=processor, score_cutoff=(score_cutoff or 0) / 100) * 100
+MIN_CORRECTABLE_LEN = 5
 
 
 def fuzzy_cutoff(length: int) -> float:
@@ -117,6 +112,7 @@ class RouterIndex:
         self.date_settings = DateSettings(week_start=s.week_start, fiscal_year_start_month=s.fiscal_year_start_month)
         self.tools: tuple[Tool, ...] = domain.tools
         self.tool_index = {t.name: i for i, t in enumerate(self.tools)}
+        self.kinds = tuple(sorted({t.kind for t in self.tools}))
         self._build_phrases()
         self._build_tool_terms()
         self._build_examples()
@@ -189,32 +185,90 @@ class RouterIndex:
         self.term_idf = {c: math.log(1.0 + n / len(p)) for c, p in postings.items()}
 
     def _build_examples(self) -> None:
+        """Index the example questions twice, both as postings (never a loop over every example):
+
+        - per tool, a BM25 "tool document": a feature's term frequency is the number of the tool's
+          examples that contain it (saturating at k1), its idf counts tools, not examples, so a word
+          every tool's examples use says little; long tools are normalised (b) so volume never wins;
+        - per example, an idf-weighted unit vector, to name the nearest example question and to
+          reward a near-duplicate.
+        Features are content keys (inflections folded onto a key the examples use) plus bigrams of
+        consecutive keys, which keep some word order ("card not working" vs "not card")."""
+        k1, b = 3.0, 0.75
+        EXAMPLES_HALF_TRUST = 40  # examples per tool at which tool document and nearest example weigh alike
+        BIGRAM_WEIGHT = 0.5  # word order helps, but one shared word pair must not outvote the words
+        self.example_k1 = k1
+        self.example_nearest_tools = 10  # nearest-example cosine is computed for this many leaders
+        self.example_unseen_share = 0.25  # an unseen query word weighs a quarter of a rare one
         self.example_tool: list[int] = []
         self.example_text: list[str] = []
-        bags: list[set[str]] = []
+        key_lists: list[list[str]] = []
         for i, t in enumerate(self.tools):
             for _, ex in t.examples:
-                bag = set(self.content_keys(ex))
-                if bag:
+                keys = self.content_keys(ex)
+                if keys:
                     self.example_tool.append(i)
                     self.example_text.append(ex)
-                    bags.append(bag)
-        df: dict[str, int] = defaultdict(int)
-        for bag in bags:
-            for k in bag:
-                df[k] += 1
-        n = max(len(bags), 1)
+                    key_lists.append(keys)
+        self.example_vocab = frozenset(k for keys in key_lists for k in keys)
+        bags = [set(self.example_features(keys)) for keys in key_lists]
         vw = self.domain.settings.weights.example_verb_weight
-        verbs = {" ".join(k) for k, e in self.phrases.items() if e.kinds and not e.concept}
-        self.example_idf = {k: math.log(1.0 + n / c) * (vw if k in verbs else 1.0) for k, c in df.items()}
-        self.unseen_idf = math.log(1.0 + n)
-        postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
-        self.example_norm: list[float] = []
+        self.example_verbs = frozenset(" ".join(k) for k, e in self.phrases.items() if e.kinds and not e.concept)
+        n_tools = max(len(self.tools), 1)
+        n_examples = max(len(bags), 1)
+        tool_tf: list[dict[str, int]] = [defaultdict(int) for _ in self.tools]
+        example_df: dict[str, int] = defaultdict(int)
         for e, bag in enumerate(bags):
-            for k in bag:
-                postings[k].append((e, self.example_idf[k]))
-            self.example_norm.append(math.sqrt(sum(self.example_idf[k] ** 2 for k in bag)))
+            tf = tool_tf[self.example_tool[e]]
+            for f in bag:
+                tf[f] += 1
+                example_df[f] += 1
+        tool_df: dict[str, int] = defaultdict(int)
+        for tf in tool_tf:
+            for f in tf:
+                tool_df[f] += 1
+
+        def verb_weight(f: str) -> float:
+            return BIGRAM_WEIGHT if "+" in f else (vw if f in self.example_verbs else 1.0)
+
+        self.example_idf = {f: math.log(1.0 + n_tools / d) * verb_weight(f) for f, d in tool_df.items()}
+        self.unseen_idf = math.log(1.0 + n_tools)
+        n_per_tool = [0] * len(self.tools)
+        for ti in self.example_tool:
+            n_per_tool[ti] += 1
+        avg = n_examples / max(sum(1 for c in n_per_tool if c), 1)
+        # A tool's examples as one document say more the more of them there are: with a handful
+        # per tool the nearest example carries the signal, with a hundred the tool document does.
+        self.example_tool_share = avg / (avg + EXAMPLES_HALF_TRUST)
+        postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        for ti, tf in enumerate(tool_tf):
+            norm_len = k1 * (1 - b + b * n_per_tool[ti] / avg)
+            for f, c in tf.items():
+                postings[f].append((ti, self.example_idf[f] * c * (k1 + 1) / (c + norm_len)))
         self.example_postings = dict(postings)
+        # Nearest example: unit vectors of its words over example-level idf, reachable by (tool, word).
+        self.example_vec_idf = {f: math.log(1.0 + n_examples / d) * verb_weight(f) for f, d in example_df.items() if "+" not in f}
+        self.example_vec_unseen = math.log(1.0 + n_examples)
+        by_tool_feature: dict[tuple[int, str], list[tuple[int, float]]] = defaultdict(list)
+        for e, bag in enumerate(bags):
+            words_only = [f for f in bag if "+" not in f]  # as in the nearest-example signal of old
+            norm = math.sqrt(sum(self.example_vec_idf[f] ** 2 for f in words_only)) or 1.0
+            for f in words_only:
+                by_tool_feature[(self.example_tool[e], f)].append((e, self.example_vec_idf[f] / norm))
+        self.example_by_tool_feature = dict(by_tool_feature)
+
+    def example_features(self, keys) -> list[str]:
+        """Unigram keys ("cards" folded onto "card" when the examples use "card") and bigrams ("a+b")."""
+        folded = [self._fold_example_key(k) or k for k in keys]
+        return folded + [f"{x}+{y}" for x, y in zip(folded, folded[1:])]
+
+    def _fold_example_key(self, key: str) -> str | None:
+        for suffix, repl in self.suffixes:
+            if key.endswith(suffix) and len(key) - len(suffix) >= 3:
+                cand = key[: len(key) - len(suffix)] + repl
+                if cand in self.example_vocab:
+                    return cand
+        return None
 
     def _build_patterns(self) -> None:
         self.patterns: list[CompiledPattern] = []
@@ -245,12 +299,14 @@ class RouterIndex:
         best = None
         if len(word) >= MIN_CORRECTABLE_LEN and not any(ch.isdigit() for ch in word):
             cutoff = fuzzy_cutoff(len(word))
-            found = process.extract(word, self.fuzzy_targets, scorer=_similarity, score_cutoff=cutoff, limit=8)
+            # Optimal string alignment: a swap of two letters is one edit, like a wrong, missing or
+            # extra letter. RapidFuzz runs it in C over the whole vocabulary.
+            found = process.extract(word, self.fuzzy_targets, scorer=OSA.normalized_similarity, score_cutoff=cutoff / 100, limit=8)
             found = [f for f in found if len(word) >= 7 or f[0][0] == word[0]]
             if found:
                 # Best score; on a tie, a canonical term, then a word of the same length, then A-Z.
                 pick = min(found, key=lambda f: (-round(f[1], 6), f[0] not in self.canonical_words, abs(len(f[0]) - len(word)), f[0]))
-                best = (pick[0], float(pick[1]))
+                best = (pick[0], round(float(pick[1]) * 100, 1))
         if len(self._correction_cache) < 50_000:
             self._correction_cache[word] = best
         return best
@@ -297,7 +353,8 @@ class RouterIndex:
             if fix is not None:
                 corrections.append(Correction(w, fix[0], fix[1]))
                 corrected_idx.add(i)
-                replaced.append(fix[0])
+                fixed = fix[0] if fix[0] in self.phrase_words else (self.lemma(fix[0]) or fix[0])
+                replaced.append(fixed)
             else:
                 replaced.append(w)
         # Rebuild the text with corrected words in place, keeping separators ("1-15", "15/03").
@@ -380,7 +437,11 @@ class RouterIndex:
             for L in range(min(self.max_phrase, n - i), 0, -1):
                 if any(in_date[i : i + L]):
                     continue
-                entry = self.phrases.get(tuple(t.text for t in tokens[i : i + L]))
+                key = tuple(t.text for t in tokens[i : i + L])
+                entry = self.phrases.get(key)
+                if entry is None and L > 1:
+                    # "purchase invoices" -> "purchase invoice": inflected words inside a phrase
+                    entry = self.phrases.get(tuple(self.lemma(w) or w for w in key))
                 if entry is not None:
                     length = L
                     break

@@ -65,6 +65,9 @@ class Weights:
     # Kinds never assumed: writes need a verb asking for them; detail views need an identifier.
     explicit_kinds: tuple[str, ...] = ("create", "action")
     identifier_kinds: tuple[str, ...] = ("detail",)
+    # Kinds that take free text as an argument (a name, a search term): unknown words in the
+    # query are that argument, so they do not count against these tools.
+    argument_kinds: tuple[str, ...] = ("search", "detail", "create", "action")
     # Action verbs count in example similarity at this fraction of a content word.
     example_verb_weight: float = 0.5
 
@@ -360,6 +363,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         example_verb_weight=num("example_verb_weight", 0.5),
         explicit_kinds=kinds_list("explicit_kinds", ["create", "action"]),
         identifier_kinds=kinds_list("identifier_kinds", ["detail"]),
+        argument_kinds=kinds_list("argument_kinds", ["search", "detail", "create", "action"]),
     )
     name = str(data.get("name") or folder_name)
     if name != folder_name:

@@ -101,15 +101,15 @@ class Router:
             result = plan(result)
         return replace(result, timing_ms=round((time.perf_counter() - started) * 1000, 3))
 
-    def score(self, a: QueryAnalysis) -> list[Scored]:
+    def score(self, a: QueryAnalysis, *, top: int = MAX_WEAK) -> list[Scored]:
+        """The best `top` candidates, best first, each with its full score breakdown."""
         w = self.domain.settings.weights
         patterns = match_patterns(a, self.index)
         keyword = score_keyword(a, self.index, patterns)
         example = score_example(a, self.index)
         semantic = self.encoder.score(a, self.index) if self.encoder is not None and w.semantic > 0 else {}
-        candidates = set(keyword) | set(patterns.by_tool) | set(example) | set(semantic)
-        action = score_action(a, self.index, candidates, w)
-        return combine(self.index, w, keyword, action, patterns.by_tool, example, semantic)
+        action = score_action(a, self.index, w)
+        return combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, top=top)
 
     def plan_path(self, status, matches, analysis, query, context):
         """Hook for the hybrid-path layer (routing.hybrid); None keeps the basic path fields."""

@@ -7,6 +7,7 @@ weighs them with the domain's `scoring:` weights into a confidence whose breakdo
 """
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass, field
 
@@ -14,7 +15,6 @@ from .index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from .lexicon import Weights
 from .patterns import search_with_timeout
 
-SEARCH_KINDS = ("search", "detail")
 
 
 @dataclass
@@ -42,6 +42,20 @@ def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
     # carry direction in idioms ("who owes me" vs "who do i owe").
     content = [(ui, u) for ui, u in enumerate(a.units) if u.role not in ("date", "number")]
     seq = [u.key for _, u in content]
+    is_stop = [u.role == "stop" for _, u in content]
+
+    def phrase_at(pos: int, keys: tuple[str, ...]) -> list[int] | None:
+        """Unit indexes matching `keys` in order from `pos`; stop words the phrase lacks may sit between."""
+        span: list[int] = []
+        k = 0
+        while k < len(keys) and pos < len(seq):
+            if seq[pos] == keys[k]:
+                span.append(content[pos][0])
+                k += 1
+            elif not is_stop[pos]:
+                return None
+            pos += 1
+        return span if k == len(keys) else None
 
     def hit(cp, units: set[int], fuzzy: int) -> None:
         sig = by_tool.setdefault(cp.tool, Signal())
@@ -57,16 +71,18 @@ def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
     for pos, key in enumerate(seq):
         for pi in index.phrase_by_first.get(key, ()):
             cp = index.patterns[pi]
-            n = len(cp.keys)
-            if tuple(seq[pos : pos + n]) == cp.keys:
-                span = [content[pos + j][0] for j in range(n)]
+            span = phrase_at(pos, cp.keys)
+            if span is not None:
                 hit(cp, set(span), sum(a.units[ui].via == "fuzzy" for ui in span))
     if index.term_patterns:
         present = set(a.concepts)
-        for cp in index.term_patterns:
-            if cp.terms <= present:
-                span = {ui for ui, u in enumerate(a.units) if u.role == "concept" and u.key in cp.terms}
-                hit(cp, span, sum(a.concepts[t] == "fuzzy" for t in cp.terms))
+        found = [cp for cp in index.term_patterns if cp.terms <= present]
+        for cp in found:
+            # The most specific term set wins: [customer, unpaid, invoice] silences [unpaid, invoice].
+            if any(cp.terms < other.terms and other.tool != cp.tool for other in found):
+                continue
+            span = {ui for ui, u in enumerate(a.units) if u.role == "concept" and u.key in cp.terms}
+            hit(cp, span, sum(a.concepts[t] == "fuzzy" for t in cp.terms))
     for cp in index.regex_patterns:
         matched, timed_out = search_with_timeout(cp.regex, a.text)
         if timed_out:
@@ -89,6 +105,8 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
         for t, _ in index.term_postings.get(c, ()):
             candidates.add(t)
     out: dict[int, Signal] = {}
+    argument_kinds = index.domain.settings.weights.argument_kinds
+    asked_kinds = {k for k, _ in a.actions} | ({"detail"} if any(u.role == "number" for u in a.units) else set())
     seen_concepts: set[str] = set()
     masses = []
     for ui, u in content:
@@ -108,8 +126,8 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
         evidence: list[str] = []
         fuzzy_hits = 0
         for ui, u, mass in masses:
-            if u.role == "literal" and tool.kind in SEARCH_KINDS and ui not in cov:
-                continue  # the search term itself: neither explained nor diluting
+            if u.role == "literal" and tool.kind in argument_kinds and tool.kind in asked_kinds and ui not in cov:
+                continue  # a name or search term the verb hands to the tool: neither explained nor diluting
             total += mass
             in_terms = u.role == "concept" and u.key in terms
             if ui in cov and not (in_terms and terms[u.key] >= 1.0):
@@ -133,8 +151,9 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
     return out
 
 
-def score_action(a: QueryAnalysis, index: RouterIndex, candidates: set[int], weights: Weights) -> dict[int, Signal]:
-    """How well the tool's kind fits what the verbs (or, failing them, the query's shape) ask for.
+def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict[str, tuple[float, str]]:
+    """How well each kind of tool fits what the verbs (or, failing them, the query's shape) ask for:
+    kind -> (fit 0..1, why). The same for every tool of a kind, so it is computed per kind.
 
     A strong verb ("list", "cari", "buat") decides: its kind fits fully, others not at all.
     Without one, every kind is neutral, and a weak verb for the kind ("show"), the domain's default
@@ -145,64 +164,73 @@ def score_action(a: QueryAnalysis, index: RouterIndex, candidates: set[int], wei
     named = {k for k, _ in a.actions}
     has_identifier = any(u.role in ("number", "literal") for u in a.units)
     has_number = any(u.role == "number" for u in a.units)
-    fit: dict[str, tuple[float, list[str]]] = {}
-    out: dict[int, Signal] = {}
-    for t in candidates:
-        kind = index.tools[t].kind
-        if kind not in fit:
-            if strong:
-                value, why = (1.0, ["verb"]) if kind in strong else (0.0, [])
-            elif kind in weights.explicit_kinds and kind not in named:
-                value, why = 0.0, []
-            elif kind in weights.identifier_kinds and not has_identifier:
-                value, why = 0.0, []
-            else:
-                value, why = weights.kind_neutral, []
-                if kind in named:
-                    value, why = value + weights.kind_bonus, why + ["verb"]
-                if not a.actions and not has_number and kind == weights.default_kind:
-                    value, why = value + weights.kind_bonus, why + ["default kind"]
-                if a.dates and kind in weights.date_kinds:
-                    value, why = value + weights.kind_bonus, why + ["date range"]
-                if has_number and kind in weights.identifier_kinds:
-                    value, why = value + 2 * weights.kind_bonus, why + ["record number"]
-            fit[kind] = (min(value, 1.0), why)
-        value, why = fit[kind]
-        if value > 0:
-            out[t] = Signal(value=value, parts={"action": value}, evidence=[f"{kind}" + (f" ({', '.join(why)})" if why else "")])
-    return out
+    fit: dict[str, tuple[float, str]] = {}
+    for kind in index.kinds:
+        if strong:
+            value, why = (1.0, ["verb"]) if kind in strong else (0.0, [])
+        elif kind in weights.explicit_kinds and kind not in named:
+            value, why = 0.0, []
+        elif kind in weights.identifier_kinds and not has_identifier:
+            value, why = 0.0, []
+        else:
+            value, why = weights.kind_neutral, []
+            if kind in named:
+                value, why = value + weights.kind_bonus, why + ["verb"]
+            if not a.actions and not has_number and kind == weights.default_kind:
+                value, why = value + weights.kind_bonus, why + ["default kind"]
+            if a.dates and kind in weights.date_kinds:
+                value, why = value + weights.kind_bonus, why + ["date range"]
+            if has_number and kind in weights.identifier_kinds:
+                value, why = value + 2 * weights.kind_bonus, why + ["record number"]
+        fit[kind] = (min(value, 1.0), kind + (f" ({', '.join(why)})" if why else ""))
+    return fit
 
 
 def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
-    """Cosine similarity (idf-weighted bags of content keys) to the tool's nearest example question."""
-    keys = set(a.keys)
-    if not keys or not index.example_postings:
+    """How much the tool's example questions look like the query, in [0, 1]:
+
+    mostly the tool's BM25 score over all its examples as one document, as a share of the best
+    score the query's words could reach (words no example uses count against every tool), plus a
+    little of the cosine to its nearest single example, which is also named as evidence."""
+    if not a.keys or not index.example_postings:
         return {}
-    dots: dict[int, float] = {}
-    qnorm2 = 0.0
-    for k in keys:
-        idf = index.example_idf.get(k)
-        if idf is None:
-            qnorm2 += index.unseen_idf**2 * 0.25  # an unseen word counts, at a quarter of its weight
+    features = set(index.example_features(a.keys))
+    k1 = index.example_k1
+    idf = index.example_idf
+    scores: dict[int, float] = {}
+    reachable = 0.0
+    for f in features:
+        w = idf.get(f)
+        if w is None:
+            if "+" not in f:  # an unseen word (unseen bigrams of seen words say nothing new)
+                reachable += index.example_unseen_share * index.unseen_idf * (k1 + 1)
             continue
-        qnorm2 += idf * idf
-        for e, w in index.example_postings[k]:
-            dots[e] = dots.get(e, 0.0) + idf * w
-    if not dots:
+        reachable += w * (k1 + 1)
+        for t, tw in index.example_postings[f]:
+            scores[t] = scores.get(t, 0.0) + tw
+    if not scores:
         return {}
-    qnorm = math.sqrt(qnorm2)
-    best: dict[int, tuple[float, int]] = {}
-    norms = index.example_norm
-    tools = index.example_tool
-    for e, dot in dots.items():
-        sim = dot / (qnorm * norms[e])
-        t = tools[e]
-        if sim > best.get(t, (0.0, -1))[0]:
-            best[t] = (sim, e)
-    return {
-        t: Signal(value=min(sim, 1.0), parts={"example": min(sim, 1.0)}, evidence=[f'"{index.example_text[e]}"'])
-        for t, (sim, e) in best.items()
-    }
+    leaders = sorted(scores, key=lambda t: -scores[t])[: index.example_nearest_tools]
+    vec_idf = index.example_vec_idf
+    unseen = (index.example_unseen_share * index.example_vec_unseen) ** 2
+    words_only = [f for f in features if "+" not in f]
+    qnorm = math.sqrt(sum(vec_idf[f] ** 2 if f in vec_idf else unseen for f in words_only))
+    nearest: dict[int, tuple[float, int]] = {}
+    for t in leaders:
+        dots: dict[int, float] = {}
+        for f in words_only:
+            for e, ew in index.example_by_tool_feature.get((t, f), ()):
+                dots[e] = dots.get(e, 0.0) + ew * vec_idf[f]
+        if dots:
+            e = max(dots, key=lambda x: (dots[x], -x))
+            nearest[t] = (dots[e] / qnorm, e)
+    share = index.example_tool_share
+    out: dict[int, Signal] = {}
+    for t, score in scores.items():
+        cosine, e = nearest.get(t, (0.0, -1))
+        value = min(1.0, share * score / reachable + (1 - share) * min(cosine, 1.0))
+        out[t] = Signal(value=value, parts={"example": value}, evidence=[f'"{index.example_text[e]}"'] if e >= 0 else [])
+    return out
 
 
 @dataclass
@@ -220,57 +248,92 @@ def combine(
     index: RouterIndex,
     weights: Weights,
     keyword: dict[int, Signal],
-    action: dict[int, Signal],
+    action: dict[str, tuple[float, str]],
     pattern: dict[int, Signal],
     example: dict[int, Signal],
     semantic: dict[int, Signal],
+    *,
+    top: int = 5,
 ) -> list[Scored]:
-    """Weighted sum of the signals; a sum over 1 is scaled down so the breakdown still adds up."""
+    """Weighted sum of the signals for every candidate; the best `top` get their full breakdown.
+
+    A sum over 1 is scaled down so the breakdown still adds up to the confidence. Ranking is by
+    confidence, then by name (A-Z); ties at the cap of 1.0 are broken the same way."""
     candidates = set(keyword) | set(pattern) | {t for t, s in example.items() if s.value > 0} | set(semantic)
-    out: list[Scored] = []
+    tools = index.tools
+    wk, wp, wa, we, ws = weights.keyword, weights.pattern, weights.action, weights.example, weights.semantic
+    raw: dict[int, float] = {}
     for t in candidates:
-        parts: dict[str, float] = {}
-        evidence: list[str] = []
-        for sig, w, label in (
-            (keyword.get(t), weights.keyword, "matched"),
-            (pattern.get(t), weights.pattern, "pattern"),
-            (action.get(t), weights.action, "kind"),
-            (example.get(t), weights.example, "like"),
-            (semantic.get(t), weights.semantic, "semantic"),
-        ):
-            if sig is None or w <= 0:
-                continue
-            for name, share in sig.parts.items():
-                parts[name] = parts.get(name, 0.0) + w * share
-            if sig.evidence:
-                evidence.append(f"{label}: " + ", ".join(dict.fromkeys(sig.evidence)))
-        fuzzy_hits = max((keyword.get(t) or Signal()).fuzzy_hits, (pattern.get(t) or Signal()).fuzzy_hits)
-        if fuzzy_hits:
-            parts["fuzzy_penalty"] = -weights.fuzzy_penalty * fuzzy_hits
-        raw = sum(parts.values())
-        if raw <= 0:
-            continue
-        scale = 1.0 / raw if raw > 1.0 else 1.0
-        breakdown = {k: round(v * scale, 4) for k, v in parts.items() if abs(v) > 1e-9}
-        confidence = round(min(1.0, raw), 4)
-        # Make the rounded parts add up exactly to the rounded confidence.
-        drift = round(confidence - sum(breakdown.values()), 4)
-        if drift and breakdown:
-            biggest = max(breakdown, key=lambda k: breakdown[k])
-            breakdown[biggest] = round(breakdown[biggest] + drift, 4)
-        out.append(
-            Scored(
-                tool=t,
-                confidence=confidence,
-                raw=round(raw, 4),
-                breakdown=breakdown,
-                evidence=evidence,
-                pattern_params=(pattern.get(t).params if t in pattern else {}),
-                match_type=_match_type(breakdown),
-            )
+        k = keyword.get(t)
+        p = pattern.get(t)
+        e = example.get(t)
+        m = semantic.get(t)
+        fuzzy_hits = max(k.fuzzy_hits if k else 0, p.fuzzy_hits if p else 0)
+        total = (
+            (wk * k.value if k else 0.0)
+            + (wp * p.value if p else 0.0)
+            + wa * action.get(tools[t].kind, (0.0, ""))[0]
+            + (we * e.value if e else 0.0)
+            + (ws * m.value if m else 0.0)
+            - weights.fuzzy_penalty * fuzzy_hits
         )
-    out.sort(key=lambda s: (-s.confidence, index.tools[s.tool].name))
-    return out
+        if total > 0:
+            raw[t] = total
+    return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic) for t in _best(raw, tools, top)]
+
+
+def _best(raw: dict[int, float], tools, top: int) -> list[int]:
+    """The `top` best by rounded confidence, ties A-Z by name, without sorting every candidate."""
+    if len(raw) <= top:
+        chosen = list(raw)
+    else:
+        # Everything that could tie with the top-th best once rounded: found with a C-level pass.
+        kth = heapq.nlargest(top, raw.values())[-1]
+        floor = round(min(kth, 1.0), 4) - 0.00005
+        chosen = [t for t, v in raw.items() if v >= floor]
+    chosen.sort(key=lambda t: (-round(min(raw[t], 1.0), 4), tools[t].name))
+    return chosen[:top]
+
+
+
+def _scored(t, total, index, weights, keyword, action, pattern, example, semantic) -> Scored:
+    parts: dict[str, float] = {}
+    evidence: list[str] = []
+    fit, why = action.get(index.tools[t].kind, (0.0, ""))
+    kind_signal = Signal(value=fit, parts={"action": fit}, evidence=[why]) if fit > 0 else None
+    for sig, w, label in (
+        (keyword.get(t), weights.keyword, "matched"),
+        (pattern.get(t), weights.pattern, "pattern"),
+        (kind_signal, weights.action, "kind"),
+        (example.get(t), weights.example, "like"),
+        (semantic.get(t), weights.semantic, "semantic"),
+    ):
+        if sig is None or w <= 0:
+            continue
+        for name, share in sig.parts.items():
+            parts[name] = parts.get(name, 0.0) + w * share
+        if sig.evidence:
+            evidence.append(f"{label}: " + ", ".join(dict.fromkeys(sig.evidence)))
+    fuzzy_hits = max((keyword.get(t) or Signal()).fuzzy_hits, (pattern.get(t) or Signal()).fuzzy_hits)
+    if fuzzy_hits:
+        parts["fuzzy_penalty"] = -weights.fuzzy_penalty * fuzzy_hits
+    scale = 1.0 / total if total > 1.0 else 1.0
+    breakdown = {k: round(v * scale, 4) for k, v in parts.items() if abs(v) > 1e-9}
+    confidence = round(min(1.0, total), 4)
+    # Make the rounded parts add up exactly to the rounded confidence.
+    drift = round(confidence - sum(breakdown.values()), 4)
+    if drift and breakdown:
+        biggest = max(breakdown, key=lambda k: breakdown[k])
+        breakdown[biggest] = round(breakdown[biggest] + drift, 4)
+    return Scored(
+        tool=t,
+        confidence=confidence,
+        raw=round(total, 4),
+        breakdown=breakdown,
+        evidence=evidence,
+        pattern_params=(pattern[t].params if t in pattern else {}),
+        match_type=_match_type(breakdown),
+    )
 
 
 def _match_type(breakdown: dict[str, float]) -> str:

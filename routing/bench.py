@@ -1,0 +1,108 @@
+"""`python -m routing bench`: latency per query (p50, p99) per domain and for synthetic catalogs.
+
+Measured, never asserted in unit tests (these machines are noisy). Each domain's golden queries
+are routed repeatedly after a warm-up; the synthetic catalogs (1,000 and 10,000 tools built in
+memory from made-up words, with synonyms, examples and typos in the queries) show how routing
+scales with the catalog, and how long the index takes to build.
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import string
+import time
+from pathlib import Path
+
+from .evaluate import load_golden, percentile
+from .lexicon import domain_from_data, list_domain_names, load_domain, load_shared_words
+from .router import Router
+
+TODAY = "2026-01-22"
+
+
+def _time_queries(router: Router, queries: list[str], rounds: int) -> dict:
+    for q in queries[:50]:
+        router.route(q, today=TODAY)  # warm caches (typo corrections, lazy imports)
+    times = []
+    for _ in range(rounds):
+        for q in queries:
+            t0 = time.perf_counter()
+            router.route(q, today=TODAY)
+            times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    return {
+        "queries": len(queries),
+        "routed": len(times),
+        "p50_ms": round(percentile(times, 50), 3),
+        "p99_ms": round(percentile(times, 99), 3),
+        "mean_ms": round(statistics.fmean(times), 3),
+    }
+
+
+def _word(rng: random.Random, n: int) -> str:
+    return "".join(rng.choice(string.ascii_lowercase) for _ in range(n))
+
+
+def synthetic_domain(n_tools: int, root: Path, seed: int = 7):
+    """A catalog of n_tools tools over made-up words: each tool has 2 keywords (canonical terms
+    with 2 variants each), 1 related term and 3 example questions; 5% of tools share keywords."""
+    rng = random.Random(seed)
+    n_terms = max(50, n_tools // 2)
+    terms = sorted({_word(rng, rng.randint(5, 9)) for _ in range(n_terms * 2)})[:n_terms]
+    synonyms = {t: [_word(rng, rng.randint(5, 9)), _word(rng, rng.randint(5, 9))] for t in terms}
+    fillers = [_word(rng, rng.randint(4, 8)) for _ in range(300)]
+    kinds = ["list", "search", "summary", "report"]
+    tools = []
+    for i in range(n_tools):
+        kw = rng.sample(terms, 2)
+        examples = [" ".join([rng.choice(synonyms[kw[0]] + [kw[0]]), kw[1]] + rng.sample(fillers, 3)) for _ in range(3)]
+        tools.append(
+            {
+                "name": f"{kw[0]}_{kw[1]}_{i}",
+                "description": f"Synthetic tool {i}.",
+                "kind": kinds[i % len(kinds)],
+                "keywords": kw,
+                "related": [rng.choice(terms)],
+                "params": [{"name": "date_from", "type": "date", "role": "date_from"}],
+                "examples": examples,
+            }
+        )
+    raw = {
+        "settings.yaml": {"name": f"synthetic{n_tools}", "thresholds": {"high": 0.85, "medium": 0.5, "low": 0.3, "margin": 0.1}},
+        "tools.yaml": {"tools": tools},
+        "synonyms.yaml": synonyms,
+        "patterns.yaml": {"patterns": []},
+    }
+    domain = domain_from_data(f"synthetic{n_tools}", raw, root=root, shared=load_shared_words(root))
+    queries = []
+    for t in rng.sample(tools, min(500, n_tools)):
+        words = rng.choice(t["examples"]).split()
+        if rng.random() < 0.3:  # a typo in a keyword: swap two inner letters
+            w = list(words[0])
+            if len(w) > 5:
+                w[2], w[3] = w[3], w[2]
+            words[0] = "".join(w)
+        queries.append(" ".join(words[: rng.randint(2, len(words))]))
+    return domain, queries
+
+
+def run_bench(root: Path, *, quick: bool = False, sizes: list[int] | tuple[int, ...] = (1000, 10000)) -> dict:
+    out: dict = {"domains": {}, "synthetic": {}}
+    for name in list_domain_names(root):
+        t0 = time.perf_counter()
+        router = Router(load_domain(name, root))
+        build_ms = (time.perf_counter() - t0) * 1000
+        golden = router.domain.root / "golden.yaml"
+        queries = [c.query for c in load_golden(golden)] if golden.exists() else [ex for t in router.domain.tools for _, ex in t.examples]
+        if not queries:
+            continue
+        rounds = max(1, (300 if quick else 3000) // len(queries))
+        out["domains"][name] = {"tools": len(router.domain.tools), "build_ms": round(build_ms, 1), **_time_queries(router, queries, rounds)}
+    for n in sizes:
+        domain, queries = synthetic_domain(n, root)
+        t0 = time.perf_counter()
+        router = Router(domain)
+        build_ms = (time.perf_counter() - t0) * 1000
+        rounds = 1 if quick else 3
+        out["synthetic"][f"{n}_tools"] = {"tools": n, "build_ms": round(build_ms, 1), **_time_queries(router, queries, rounds)}
+    return out

@@ -1,0 +1,94 @@
+"""The command line of the contract: JSON out, exit 0 / 2 / 3."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args, stdin: str | None = None):
+    return subprocess.run([sys.executable, "-m", "routing", *args], capture_output=True, text=True, input=stdin, cwd=ROOT)
+
+
+def route(query: str) -> dict:
+    proc = run("route", query, "--domain", "accounting", "--today", "2026-01-22")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_route_done_when():
+    r = route("outstanding invoices")
+    assert (r["status"], r["matches"][0]["name"], r["matches"][0]["suggested_params"]["status"]) == ("activated", "invoice_list", "unpaid")
+    assert route("show invoices")["status"] == "multiple_matches"
+    clar = route("show me data")
+    assert clar["status"] == "needs_clarification" and clar["clarifying_question"].startswith("What type of data?")
+    nf = route("asdfasdf")
+    assert nf["status"] == "not_found" and len(nf["available"]) == 18
+
+
+def test_route_result_has_the_contract_fields():
+    r = route("invoise bulan ini yang belum dibayar")
+    for key in ("query", "domain", "today", "normalized", "corrections", "status", "message", "clarifying_question",
+                "path", "matches", "dates", "error", "events", "timing_ms", "category", "model", "pipeline",
+                "enrichments", "tools_sent", "llm", "estimate"):
+        assert key in r, key
+    assert r["today"] == "2026-01-22"
+    assert r["corrections"][0] == {"from": "invoise", "to": "invoice", "score": r["corrections"][0]["score"]}
+    assert r["normalized"].startswith("invoice bulan ini")
+    m = r["matches"][0]
+    for key in ("name", "confidence", "match_type", "description", "key_params", "suggested_params", "score_breakdown"):
+        assert key in m
+    assert r["dates"][0]["start"] == "2026-01-01" and r["dates"][0]["end"] == "2026-01-22"
+
+
+def test_batch_one_json_line_per_query():
+    proc = run("batch", "--domain", "accounting", "--today", "2026-01-22", stdin="outstanding invoices\n\nneraca\nasdfasdf\n")
+    assert proc.returncode == 0
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [line["status"] for line in lines] == ["activated", "activated", "not_found"]
+
+
+def test_dates_command_and_batch():
+    proc = run("dates", "tujuh hari kebelakang", "--today", "2026-01-22")
+    d = json.loads(proc.stdout)[0]
+    assert (d["start"], d["end"], d["kind"]) == ("2026-01-16", "2026-01-22", "rolling")
+    proc = run("dates", "--batch", stdin="2026-01-22\tlast week\n2026-01-22\tbulan lalu\n")
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert (out[0][0]["start"], out[0][0]["end"]) == ("2026-01-12", "2026-01-18")
+    assert (out[1][0]["start"], out[1][0]["end"]) == ("2025-12-01", "2025-12-31")
+
+
+def test_domains_lists_accounting():
+    out = json.loads(run("domains").stdout)
+    acc = next(d for d in out if d["name"] == "accounting")
+    assert acc["tool_count"] == 18 and "invoice_list" in acc["tools"] and set(acc["languages"]) == {"en", "id"}
+
+
+def test_eval_prints_the_documented_metrics():
+    proc = run("eval", "--domain", "accounting")
+    m = json.loads(proc.stdout)
+    for key in ("n", "top1", "top3", "tier_accuracy", "status_counts", "p50_ms", "p99_ms"):
+        assert key in m
+    assert m["n"] >= 100
+
+
+def test_bad_arguments_exit_2():
+    assert run("route", "x", "--today", "yesterday").returncode == 2
+    assert run("route").returncode == 2
+    assert run("nonsense").returncode == 2
+
+
+def test_unknown_domain_exits_3_naming_the_known_ones():
+    proc = run("route", "x", "--domain", "nope")
+    assert proc.returncode == 3 and "accounting" in proc.stderr
+
+
+def test_bench_reports_p50_and_p99():
+    proc = run("bench", "--quick", "--sizes", "200")
+    out = json.loads(proc.stdout)
+    acc = out["domains"]["accounting"]
+    assert acc["p50_ms"] > 0 and acc["p99_ms"] >= acc["p50_ms"]
+    assert out["synthetic"]["200_tools"]["routed"] > 0

@@ -1,0 +1,346 @@
+"""Unit tests for routing/dates.py: the CONTRACT table, the interface, odd input, the lexicon file."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import sys
+import time
+import tokenize
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+import routing.dates as dates_module
+from routing.dates import (
+    DateLexicon, DateRange, DateSettings, find_dates, load_date_lexicon, resolve_expression,
+)
+
+TODAY = date(2026, 1, 22)  # Thursday, the CONTRACT's reference date
+REPO = Path(__file__).resolve().parents[1]
+LEXICON_FILE = REPO / "lexicons" / "_shared" / "dates.yaml"
+
+
+@pytest.fixture(scope="module")
+def lexicon() -> DateLexicon:
+    return load_date_lexicon()
+
+
+def one(text: str, lexicon: DateLexicon, today: date = TODAY, **settings) -> DateRange:
+    found = find_dates(text, today=today, settings=DateSettings(**settings), lexicon=lexicon)
+    assert len(found) == 1, [r.to_dict() for r in found]
+    return found[0]
+
+
+def summary(r: DateRange) -> tuple[str, str, str]:
+    return (f"{r.start}..{r.end}", r.kind, r.rule)
+
+
+# The CONTRACT "Date rules" table, row by row, in both languages (plus Hindi where it exists).
+CONTRACT_TABLE = [
+    (["today", "hari ini"], "2026-01-22..2026-01-22", "calendar"),
+    (["yesterday", "kemarin"], "2026-01-21..2026-01-21", "calendar"),
+    (["this week", "minggu ini"], "2026-01-19..2026-01-22", "calendar"),
+    (["last week", "minggu lalu"], "2026-01-12..2026-01-18", "calendar"),
+    (["this month", "bulan ini"], "2026-01-01..2026-01-22", "calendar"),
+    (["last month", "bulan lalu"], "2025-12-01..2025-12-31", "calendar"),
+    (["Q1", "kuartal pertama"], "2026-01-01..2026-03-31", "calendar"),
+    (["last quarter", "kuartal lalu"], "2025-10-01..2025-12-31", "calendar"),
+    (["this year", "tahun ini", "YTD"], "2026-01-01..2026-01-22", "calendar"),
+    (["last year", "tahun lalu"], "2025-01-01..2025-12-31", "calendar"),
+    (["last 7 days", "past 7 days", "7 days ago", "7 hari terakhir", "7 hari yang lalu",
+      "tujuh hari kebelakang"], "2026-01-16..2026-01-22", "rolling"),
+    (["last 2 weeks", "dua minggu terakhir"], "2026-01-09..2026-01-22", "rolling"),
+    (["last 3 months", "3 bulan terakhir"], "2025-10-23..2026-01-22", "rolling"),
+]
+
+
+@pytest.mark.parametrize("texts,expected,kind", CONTRACT_TABLE, ids=[row[0][0] for row in CONTRACT_TABLE])
+def test_contract_table(lexicon, texts, expected, kind):
+    for text in texts:
+        r = one(text, lexicon)
+        assert (f"{r.start}..{r.end}", r.kind) == (expected, kind), text
+        assert r.text == text and r.span == (0, len(text))
+
+
+@pytest.mark.parametrize("fiscal_start,expected", [(4, "2025-04-01..2026-01-22"), (1, "2026-01-01..2026-01-22")])
+def test_contract_fiscal_year_follows_domain(lexicon, fiscal_start, expected):
+    for text in ("FY", "this fiscal year", "tahun fiskal ini"):
+        r = one(text, lexicon, fiscal_year_start_month=fiscal_start)
+        assert summary(r) == (expected, "calendar", "fiscal_year"), text
+
+
+def test_done_when_examples(lexicon):
+    r = one("ringkasan penjualan minggu lalu", lexicon)
+    assert summary(r) == ("2026-01-12..2026-01-18", "calendar", "last_week")
+    assert r.text == "minggu lalu" and r.span == (20, 31)
+    r = one("tujuh hari kebelakang", lexicon)
+    assert summary(r) == ("2026-01-16..2026-01-22", "rolling", "rolling_days")
+
+
+def test_whole_query_spans_refer_to_the_input(lexicon):
+    text = "Invoices from LAST 7 Days for Sharma and sales bulan lalu"
+    found = find_dates(text, today=TODAY, lexicon=lexicon)
+    assert [r.text for r in found] == ["LAST 7 Days", "bulan lalu"]
+    for r in found:
+        assert text[r.span[0]:r.span[1]] == r.text
+    assert [r.rule for r in found] == ["rolling_days", "last_month"]
+
+
+def test_longest_match_wins(lexicon):
+    # "dua minggu yang lalu" is rolling; its tail "minggu yang lalu" alone would be last week.
+    assert one("dua minggu yang lalu", lexicon).rule == "rolling_weeks"
+    assert one("minggu yang lalu", lexicon).rule == "last_week"
+    assert one("tahun fiskal lalu", lexicon).rule == "last_fiscal_year"
+    assert one("1-15 Januari 2026", lexicon).rule == "explicit_span"
+
+
+def test_past_week_is_rolling_last_week_is_calendar(lexicon):
+    assert summary(one("past week", lexicon)) == ("2026-01-16..2026-01-22", "rolling", "rolling_weeks")
+    assert summary(one("last week", lexicon)) == ("2026-01-12..2026-01-18", "calendar", "last_week")
+    assert summary(one("last 1 week", lexicon)) == ("2026-01-16..2026-01-22", "rolling", "rolling_weeks")
+
+
+def test_week_start_setting(lexicon):
+    sunday = date(2026, 1, 25)
+    assert summary(one("this week", lexicon, sunday, week_start=6))[0] == "2026-01-25..2026-01-25"
+    assert summary(one("last week", lexicon, sunday, week_start=6))[0] == "2026-01-18..2026-01-24"
+    assert summary(one("last week", lexicon, sunday))[0] == "2026-01-12..2026-01-18"
+
+
+def test_fiscal_year_label_convention(lexicon):
+    # Labelled by the calendar year it starts in (April start: FY2025 = Apr 2025 .. Mar 2026).
+    for text in ("FY2025", "FY 2025-26", "FY25", "tahun fiskal 2025"):
+        assert summary(one(text, lexicon, fiscal_year_start_month=4))[0] == "2025-04-01..2026-03-31", text
+    assert summary(one("FY2025", lexicon))[0] == "2025-01-01..2025-12-31"
+
+
+def test_month_alone_and_may(lexicon):
+    assert summary(one("Desember", lexicon))[0] == "2025-12-01..2025-12-31"   # future this year -> last year
+    assert summary(one("Januari", lexicon))[0] == "2026-01-01..2026-01-31"    # the current month, whole
+    assert find_dates("may I see the invoices", today=TODAY, lexicon=lexicon) == []
+    assert summary(one("May 2025", lexicon))[0] == "2025-05-01..2025-05-31"
+    assert find_dates("invoices for Jan", today=TODAY, lexicon=lexicon) == []
+    assert summary(one("Jan 2025", lexicon))[0] == "2025-01-01..2025-01-31"
+
+
+def test_year_only_in_date_context(lexicon):
+    assert find_dates("2025", today=TODAY, lexicon=lexicon) == []
+    assert find_dates("order 2025 status", today=TODAY, lexicon=lexicon) == []
+    assert summary(one("sales in 2025", lexicon)) == ("2025-01-01..2025-12-31", "calendar", "explicit_year")
+    assert summary(one("tahun 2025", lexicon))[0] == "2025-01-01..2025-12-31"
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("Q5", "1 to 4"), ("32 Januari", "32"), ("last 0 days", "empty"), ("2025-02-30", "30"),
+])
+def test_odd_input_is_unresolved_with_reason(lexicon, text, reason):
+    r = one(text, lexicon)
+    assert not r.resolved and r.start is None and r.end is None
+    assert reason in r.reason
+    d = r.to_dict()
+    assert d["start"] is None and d["end"] is None and reason in d["reason"]
+
+
+def test_huge_windows_are_clamped_with_a_note(lexicon):
+    r = one("last 100000 years", lexicon)
+    assert (r.start, r.end) == (date.min, TODAY) and "clamped" in r.note
+    r = one("next 100000 years", lexicon)
+    assert r.end == date.max and "clamped" in r.note
+    r = one("last " + "9" * 5000 + " days", lexicon)         # too long for int(); still no error
+    assert r.start == date.min
+
+
+def test_edges_of_the_calendar(lexicon):
+    assert not one("last year", lexicon, date(1, 3, 1)).resolved
+    r = one("this week", lexicon, date(1, 1, 2))             # 0001-01-01 is a Monday
+    assert (r.start, r.end) == (date(1, 1, 1), date(1, 1, 2))
+    r = one("last week", lexicon, date(1, 1, 3))             # the week before lies before year 1
+    assert not r.resolved
+    r = one("next week", lexicon, date.max)
+    assert not r.resolved
+    r = one("tomorrow", lexicon, date.max)
+    assert r.end == date.max
+
+
+def test_to_dict_shape(lexicon):
+    d = one("bulan ini", lexicon).to_dict()
+    assert d == {"text": "bulan ini", "start": "2026-01-01", "end": "2026-01-22", "kind": "calendar",
+                 "rule": "this_month", "span": [0, 9]}
+    assert "note" not in d and "reason" not in d
+
+
+def test_resolve_expression_matches_find_dates(lexicon):
+    a = resolve_expression("7 hari terakhir", today=TODAY, lexicon=lexicon)
+    b = find_dates("7 hari terakhir", today=TODAY, lexicon=lexicon)
+    assert a == b and len(a) == 1
+
+
+def test_empty_and_non_text(lexicon):
+    assert find_dates("", today=TODAY, lexicon=lexicon) == []
+    assert find_dates("   ", today=TODAY, lexicon=lexicon) == []
+    assert find_dates(None, today=TODAY, lexicon=lexicon) == []   # type: ignore[arg-type]
+
+
+def test_vocabulary_holds_every_word(lexicon):
+    vocab = lexicon.vocabulary()
+    assert isinstance(vocab, frozenset)
+    for word in ("bulan", "minggu", "kebelakang", "terakhir", "tujuh", "puluh", "januari", "desember",
+                 "yesterday", "fiscal", "pichle", "hafte", "aaj", "kuartal", "triwulan", "ytd"):
+        assert word in vocab, word
+    assert all(w == w.lower() and " " not in w for w in vocab)
+
+
+# --------------------------------------------------------------------------------------------
+# The lexicon file
+
+
+def test_default_lexicon_path_is_the_shared_yaml():
+    assert dates_module.DEFAULT_LEXICON_PATH == LEXICON_FILE
+    assert LEXICON_FILE.exists()
+
+
+@pytest.mark.parametrize("content,line,fragment", [
+    ("en:\n  units:\n    day: [day, 7]\n", 3, "not a word"),
+    ("en:\n  months:\n    13: {names: [smarch]}\n", 3, "not a month number"),
+    ("en:\n  phrases:\n    someday: [whenever]\n", 3, "unknown rule"),
+    ("en:\n  numbers:\n    values: {one: x}\n", 3, "whole number"),
+    ("en:\n  modifier_position: sideways\n", 2, "before"),
+    ("en:\n  units: [day\n", 3, ""),
+    ("en:\n  rolling:\n    after_unit: [ago, on]\n", 3, "not a word"),   # YAML 1.1 reads "on" as true
+])
+def test_malformed_lexicon_names_file_and_line(tmp_path, content, line, fragment):
+    path = tmp_path / "dates.yaml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ValueError) as info:
+        load_date_lexicon(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}:{line}:"), message
+    assert fragment in message
+
+
+def test_a_new_word_in_yaml_is_picked_up(tmp_path):
+    text = LEXICON_FILE.read_text(encoding="utf-8").replace(
+        "    last: [lalu, kemarin,", "    last: [lalu, silam, kemarin,", 1)
+    path = tmp_path / "dates.yaml"
+    path.write_text(text, encoding="utf-8")
+    custom = load_date_lexicon(path)
+    r = find_dates("bulan silam", today=TODAY, lexicon=custom)
+    assert [x.rule for x in r] == ["last_month"]
+
+
+def _code_strings(source: str) -> list[str]:
+    """String literals of a module, without docstrings (documentation may quote examples)."""
+    tree = ast.parse(source)
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(first.lineno)
+    return [tok.string for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+            if tok.type == tokenize.STRING and tok.start[0] not in docstrings]
+
+
+def test_no_language_words_in_code(lexicon):
+    """Every surface word lives in YAML: no lexicon word of 3+ letters appears in a string literal
+    of routing/dates.py. Allowed: the YAML schema's own keys (unit names, this/last/next, the
+    phrase rules), which are identifiers the interface fixes, and regex group names."""
+    source = Path(dates_module.__file__).read_text(encoding="utf-8")
+    schema = (set(dates_module._UNIT_KEYS) | set(dates_module._MODIFIERS) | set(dates_module._PHRASE_RULES)
+              | set(dates_module._LANGUAGE_SECTIONS) | set(dates_module._SPAN_KEYS)
+              | {"calendar", "rolling", "start", "end", "text", "kind", "rule", "span", "note", "reason"})
+    # Words of 4+ letters: shorter ones ("the", "and") also glue the English of error messages.
+    words = {w for w in lexicon.vocabulary() if len(w) >= 4 and w.isalpha()}
+    offenders = set()
+    for literal in _code_strings(source):
+        literal = re.sub(r"\(\?P[<=]\w+>?", "", literal)          # regex group names
+        for word in re.findall(r"(?<![\w])[A-Za-z]{3,}(?![\w])", literal):
+            if word.lower() in words and word.lower() not in schema:
+                offenders.add(word)
+    assert not offenders, offenders
+    # and no month name or Indonesian/Hindi word anywhere in the code, comments included
+    code_only = "\n".join(line.split("#")[0] for line in source.splitlines())
+    for word in ("januari", "january", "desember", "minggu", "bulan", "kemarin", "lalu", "terakhir",
+                 "kebelakang", "pichle", "hafte", "aaj", "tujuh", "puluh", "kuartal", "fiskal"):
+        for literal in _code_strings(code_only):
+            assert not re.search(rf"\b{word}\b", literal, re.IGNORECASE), word
+
+
+def test_no_clock_and_no_dateparser():
+    source = Path(dates_module.__file__).read_text(encoding="utf-8")
+    assert ".today()" not in source and ".now(" not in source and "time.time" not in source
+    assert "dateparser" not in source
+    assert "streamlit" not in source
+
+
+# --------------------------------------------------------------------------------------------
+# Robustness and speed
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcdefghijklmnopqrstuvwxyz0123456789 -/.,QqFY'")) , max_size=60),
+       st.dates(min_value=date(1, 1, 1), max_value=date(9999, 12, 31)),
+       st.integers(0, 6), st.integers(1, 12))
+def test_never_raises_and_spans_are_consistent(text, today, week_start, fiscal):
+    lex = _shared_lexicon()
+    found = find_dates(text, today=today, settings=DateSettings(week_start, fiscal), lexicon=lex)
+    last_end = -1
+    for r in found:
+        assert text[r.span[0]:r.span[1]] == r.text
+        assert r.span[0] >= last_end
+        last_end = r.span[1]
+        assert r.kind in ("calendar", "rolling")
+        if r.resolved:
+            assert r.start <= r.end
+        else:
+            assert r.reason
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.sampled_from(["7 hari terakhir", "last week", "bulan ini", "Q3 2025", "FY2025", "15 Maret 2025",
+                        "last 3 months", "akhir pekan lalu", "1-15 Januari", "pichle hafte"]),
+       st.dates(min_value=date(2, 1, 1), max_value=date(9998, 12, 31)))
+def test_common_expressions_resolve_on_any_day(expr, today):
+    r = find_dates(expr, today=today, lexicon=_shared_lexicon())
+    assert len(r) == 1 and r[0].resolved and r[0].start <= r[0].end
+
+
+_LEXICON_CACHE: list[DateLexicon] = []
+
+
+def _shared_lexicon() -> DateLexicon:
+    if not _LEXICON_CACHE:
+        _LEXICON_CACHE.append(load_date_lexicon())
+    return _LEXICON_CACHE[0]
+
+
+def _per_call_ms(text: str, lexicon: DateLexicon, n: int = 2000) -> float:
+    find_dates(text, today=TODAY, lexicon=lexicon)
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(n):
+            find_dates(text, today=TODAY, lexicon=lexicon)
+        best = min(best, (time.perf_counter() - start) / n * 1000)
+    return best
+
+
+def test_speed(lexicon):
+    no_date = _per_call_ms("show unpaid invoices for Sharma", lexicon)
+    digits_no_date = _per_call_ms("top 10 customers by revenue", lexicon)
+    with_date = _per_call_ms("ringkasan penjualan minggu lalu", lexicon)
+    print(f"\nfind_dates per call: no date {no_date:.3f} ms, digits but no date {digits_no_date:.3f} ms, "
+          f"one date {with_date:.3f} ms")
+    # Targets are 0.2 / 0.5 ms; the bounds leave room for a slow or busy CI machine.
+    assert no_date < 0.6 and digits_no_date < 0.6 and with_date < 1.5
+
+
+def test_module_import_does_not_pull_dateparser():
+    import subprocess
+    out = subprocess.run([sys.executable, "-c", "import sys, routing.dates; print('dateparser' in sys.modules)"],
+                         capture_output=True, text=True, cwd=REPO, check=True)
+    assert out.stdout.strip() == "False"
