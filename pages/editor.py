@@ -1,7 +1,9 @@
+"""Lexicon editor: edit synonyms, patterns, vague words and thresholds; preview the impact on
+the golden questions; write back to YAML safely (routing.store). Layout lives in ui/editor_views."""
 import streamlit as st
 
 from ui.common import page_setup
+from ui.editor_views import render_editor_page, render_safely
 
-page_setup("editor")
-st.title("editor")
-st.info("This page is being built.")
+page_setup("Lexicon editor")
+render_safely(render_editor_page)

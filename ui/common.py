@@ -1,11 +1,13 @@
 """One page_setup() for every page, the shared read-only router registry, and the tier colours."""
 from __future__ import annotations
 
+import os
 from datetime import date
 
 import streamlit as st
 
 from routing import RouterRegistry, RouterState
+from routing.lexicon import DEFAULT_LEXICON_ROOT
 
 # One colour per tier, readable on light and dark themes (mid-saturation, white text on top).
 TIER_COLORS = {
@@ -28,7 +30,8 @@ PATH_COLORS = {"fast": "#1e9e5a", "llm": "#7b4fd8"}
 @st.cache_resource(show_spinner=False)
 def get_registry() -> RouterRegistry:
     """One registry per server process: routers are rebuilt only when lexicon files change."""
-    return RouterRegistry()
+    # Read the override here, not at import: tests point a fresh server or AppTest at a scratch copy.
+    return RouterRegistry(os.environ.get("ROUTING_LEXICONS") or DEFAULT_LEXICON_ROOT)
 
 
 def router_state(domain: str) -> RouterState:
