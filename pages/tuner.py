@@ -1,7 +1,165 @@
+"""Threshold tuner: sweep each tier threshold on a labelled set, see what it does, apply safely."""
+from __future__ import annotations
+
 import streamlit as st
 
-from ui.common import page_setup
+from routing import Thresholds
+from routing.errors import LexiconError
+from routing.evaluate import golden_path, load_golden
+from routing.importer import ImportProblem, csv_columns, read_queries, relabel_cases
+from routing.store import set_thresholds
+from routing.tuning import THRESHOLD_NAMES, evaluate, is_ordered, score_cases, tune
+from ui.common import TIER_COLORS, TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
+from ui.coverage_charts import STATUS_ORDER, domain_picker, friendly_failure, sweep_figure
 
-page_setup("tuner")
-st.title("tuner")
-st.info("This page is being built.")
+SCORES_KEY = "tuner_scores"
+HELP = {
+    "high": "Activated (fast path) at or above this confidence…",
+    "medium": "Multiple matches at or above this confidence.",
+    "low": "Weak matches at or above this; below it, not found.",
+    "margin": "…and only if the top tool leads the runner-up by this much.",
+}
+
+page_setup("Threshold tuner")
+st.title("Threshold tuner")
+st.caption(
+    "How the four tier thresholds trade accuracy against the share of questions that take the fast path. "
+    "Each question is scored once; moving a slider re-classifies those scores instantly."
+)
+
+domain = domain_picker("tuner_domain_pick")
+state = router_state(domain) if domain else None
+if state is not None:
+    show_lexicon_problem(state)
+router = state.router if state is not None else None
+if router is None:
+    st.stop()
+
+if st.session_state.get("tuner_flash"):
+    st.success(st.session_state.pop("tuner_flash"), icon=":material/check_circle:")
+
+source = st.radio("Labelled questions", ["Golden corpus", "Upload a labelled CSV"], horizontal=True, key="tuner_source")
+cases, source_label = None, ""
+try:
+    if source == "Golden corpus":
+        path = golden_path(router)
+        if path.exists():
+            cases, source_label = load_golden(path), f"golden corpus of {domain}"
+        else:
+            st.info(f"{domain} has no golden corpus; upload a labelled CSV instead.")
+    else:
+        up = st.file_uploader("CSV with a question column and an expected-tool column", type=["csv"], key="tuner_upload")
+        if up is not None:
+            columns = csv_columns(up.getvalue())
+            c1, c2 = st.columns(2)
+            text_col = c1.selectbox("Question column", columns, index=columns.index("text") if "text" in columns else 0, key="tuner_text_col")
+            labels = [c for c in columns if c != text_col] or columns
+            guess = next((c for c in ("expected_tool", "tool", "label", "category", "intent") if c in labels), labels[0])
+            label_col = c2.selectbox("Expected-tool column", labels, index=labels.index(guess), key="tuner_label_col")
+            cases = relabel_cases(router.domain, read_queries(up.getvalue(), is_csv=True, text_col=text_col, label_col=label_col))
+            source_label = up.name
+except (ImportProblem, LexiconError) as exc:
+    st.error(f"Cannot read the questions: {exc}")
+    cases = None
+
+if not cases:
+    st.stop()
+
+# Score once per (domain version, source); sliders only re-classify.
+signature = (domain, router.domain.fingerprint, source_label, len(cases), str(st.session_state.today))
+saved = st.session_state.get(SCORES_KEY)
+if saved is None or saved["signature"] != signature:
+    bar = st.progress(0.0, text="Scoring the questions once…")
+
+    def tick(i: int, n: int) -> None:
+        if i == n or i % 25 == 0:
+            bar.progress(i / n, text=f"Scoring {i:,} of {n:,}…")
+
+    try:
+        scored = score_cases(router, cases, default_today=st.session_state.today, progress=tick)
+    except Exception as exc:  # never a raw traceback on the page
+        friendly_failure("Scoring stopped on an unexpected problem.", exc)
+        st.stop()
+    bar.empty()
+    saved = {"signature": signature, "scored": scored}
+    st.session_state[SCORES_KEY] = saved
+    for name in THRESHOLD_NAMES:  # sliders start at the file's values for a new set or version
+        st.session_state[f"tuner_{name}"] = getattr(router.thresholds, name)
+scored = saved["scored"]
+current = router.thresholds
+
+# ------------------------------------------------------------------ sliders
+
+if "report" not in saved:  # the sweeps depend only on the scores and the file's thresholds
+    saved["report"] = tune(scored, current)
+report = saved["report"]
+
+if st.session_state.pop("tuner_use_best", False):
+    best = report.best
+    for name in THRESHOLD_NAMES:
+        st.session_state[f"tuner_{name}"] = getattr(best, name)
+
+st.subheader(f"Thresholds · {len(scored):,} questions from the {source_label}")
+cols = st.columns(4)
+chosen_values = {}
+for col, name in zip(cols, THRESHOLD_NAMES):
+    st.session_state.setdefault(f"tuner_{name}", getattr(current, name))
+    chosen_values[name] = col.slider(name, 0.0, 1.0, step=0.01, key=f"tuner_{name}", help=HELP[name])
+chosen = Thresholds(**chosen_values)
+valid = is_ordered(chosen)
+if not valid:
+    st.warning("The thresholds must satisfy low ≤ medium ≤ high; move a slider to restore the order.", icon=":material/warning:")
+
+ev_now = evaluate(scored, current)
+ev = evaluate(scored, chosen) if valid else ev_now
+
+
+def pct(v):
+    return "—" if v is None else f"{v:.1%}"
+
+
+def delta(a, b):
+    return None if a is None or b is None or abs(a - b) < 1e-9 else f"{(a - b) * 100:+.1f} pts"
+
+
+m = st.columns(3) + st.columns(len(STATUS_ORDER))
+m[0].metric("Tier accuracy", pct(ev.tier_accuracy), delta(ev.tier_accuracy, ev_now.tier_accuracy), help="Expected tier where the case has one; otherwise: fast path exactly when the top tool is right.")
+m[1].metric("Top-1", pct(ev.top1), delta(ev.top1, ev_now.top1), help="A tier that shows matches, with the expected tool first.")
+m[2].metric("Fast path", pct(ev.shares.get("activated")), delta(ev.shares.get("activated"), ev_now.shares.get("activated")))
+for col, status in zip(m[3:], STATUS_ORDER):
+    col.metric(TIER_LABELS[status], f"{ev.counts[status]:,}", delta=(ev.counts[status] - ev_now.counts[status]) or None, delta_color="off")
+st.session_state["tuner_tier_counts"] = dict(ev.counts)  # what the page shows, for tests and exports
+
+b1, b2 = st.columns(2)
+b3 = st.container()
+if b1.button("Use the best values", icon=":material/auto_fix_high:", key="tuner_best_button"):
+    st.session_state["tuner_use_best"] = True
+    st.rerun()
+changed = {n: chosen_values[n] for n in THRESHOLD_NAMES if abs(chosen_values[n] - getattr(current, n)) > 1e-9}
+if b2.button("Apply to settings.yaml", type="primary", disabled=not (changed and valid), icon=":material/save:", key="tuner_apply"):
+    try:
+        result = set_thresholds(domain, {n: round(v, 2) for n, v in changed.items()}, root=get_registry().root, expected_fingerprint=state.fingerprint)
+    except Exception as exc:  # the writer reports problems as results; anything else is a bug to show kindly
+        friendly_failure("Saving failed; the file on disk is unchanged.", exc)
+    else:
+        if result.ok:
+            st.session_state["tuner_flash"] = f"Saved to {domain}/settings.yaml: " + ", ".join(f"{k} = {v:.2f}" for k, v in changed.items()) + "."
+            st.session_state.pop(SCORES_KEY, None)
+            st.rerun()
+        else:
+            st.error(result.message)
+            for p in result.problems:
+                st.markdown(f"- `{p.file}` line {p.line or '?'}: {p.message}")
+b3.caption(
+    "Best (each on its own, the others as in the file): "
+    + ", ".join(f"{n} **{getattr(report.best, n):.2f}**" for n in THRESHOLD_NAMES)
+    + (" · unsaved changes: " + ", ".join(f"{k} {getattr(current, k):.2f} → {v:.2f}" for k, v in changed.items()) if changed else "")
+)
+
+# ------------------------------------------------------------------ sweeps
+
+st.subheader("What each threshold does")
+st.caption("Thick lines: accuracy. Dotted lines: the share of questions in each tier. Grey dashed: the value in the file; green: the best; amber: the slider.")
+g = st.columns(2)
+for i, name in enumerate(THRESHOLD_NAMES):
+    g[i % 2].plotly_chart(sweep_figure(report.sweeps[name], chosen_values[name]), width="stretch", key=f"tuner_chart_{name}")

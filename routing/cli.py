@@ -112,6 +112,9 @@ def cmd_eval(args) -> int:
     router = _router(args)
     if args.data:
         cases = load_labelled_csv(args.data, text_col=args.text_col, label_col=args.label_col)
+        from .importer import relabel_cases  # labels an import had to rename
+
+        cases = relabel_cases(router.domain, cases)
     else:
         path = Path(args.golden) if args.golden else golden_path(router)
         if not path.exists():

@@ -1,0 +1,326 @@
+"""Bring your own intents: labelled utterances (CSV) -> a new domain folder.
+
+    result = import_labelled_csv("train.csv", "banking77", root=Path("lexicons"), holdout=0.1)
+
+writes lexicons/<name>/ with settings.yaml, tools.yaml (one tool per label, its utterances as
+examples, a description read from the label), synonyms.yaml (empty, for the editor to fill),
+patterns.yaml (empty list) and golden.yaml: a deterministic, stratified held-out share of every
+label that the router never sees as an example, for `python -m routing eval`.
+
+Nothing is written until the whole CSV has been read and the new domain has validated; files are
+written to a temporary folder that is renamed into place (atomic for the domain as a whole).
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import yaml
+
+from .evaluate import GoldenCase
+from .lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, Domain, domain_from_data, list_domain_names
+
+# Tool names as the OpenAI "tools" format accepts them; other characters become "_".
+TOOL_NAME_RE = re.compile(r"[^A-Za-z0-9_-]+")
+DOMAIN_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+MAX_TOOL_NAME = 64
+MAX_UTTERANCE_CHARS = 1000  # the router refuses longer queries, so longer examples are useless
+REFERENCE_TODAY = "2026-01-22"  # golden corpora resolve dates against one fixed day
+
+# Scoring for an imported domain: the examples are all it knows, so example similarity carries
+# the confidence; keywords and patterns count once a person adds synonyms and patterns.
+IMPORTED_WEIGHTS = {"keyword": 0.35, "pattern": 0.35, "action": 0.0, "example": 1.0, "fuzzy_penalty": 0.03}
+IMPORTED_THRESHOLDS = {"high": 0.6, "medium": 0.4, "low": 0.2, "margin": 0.05}
+
+
+class ImportProblem(ValueError):
+    """The CSV cannot become a domain; the message says why in plain words."""
+
+
+@dataclass(frozen=True)
+class ImportedTool:
+    name: str
+    label: str
+    examples: int
+    heldout: int
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    domain: str
+    folder: Path
+    tools: tuple[ImportedTool, ...]
+    rows_read: int
+    skipped: tuple[str, ...] = ()  # why rows were left out (empty text, too long, duplicate)
+    renamed: dict[str, str] = field(default_factory=dict)  # label -> tool name, where they differ
+
+    @property
+    def examples(self) -> int:
+        return sum(t.examples for t in self.tools)
+
+    @property
+    def heldout(self) -> int:
+        return sum(t.heldout for t in self.tools)
+
+    def to_dict(self) -> dict:
+        return {
+            "domain": self.domain,
+            "folder": str(self.folder),
+            "rows_read": self.rows_read,
+            "tools": len(self.tools),
+            "examples": self.examples,
+            "heldout": self.heldout,
+            "skipped": list(self.skipped),
+            "renamed": dict(self.renamed),
+        }
+
+
+@dataclass(frozen=True)
+class LabelledRows:
+    by_label: dict[str, list[str]]  # label -> distinct utterances, in file order
+    rows_read: int
+    skipped: tuple[str, ...]
+
+
+def tool_name_for(label: str) -> str:
+    name = TOOL_NAME_RE.sub("_", label.strip()).strip("_")
+    return name[:MAX_TOOL_NAME] or "unnamed"
+
+
+def description_for(label: str) -> str:
+    """'card_arrival' -> 'Card arrival.': readable until a person writes a better one."""
+    text = re.sub(r"[_\-.]+", " ", label).strip()
+    text = re.sub(r"\s+", " ", text)
+    return (text[:1].upper() + text[1:] + ".") if text else "Imported intent."
+
+
+def read_labelled_rows(source: str | bytes | Path, *, text_col: str = "text", label_col: str = "category") -> LabelledRows:
+    """Parse CSV text (or a file) into utterances per label; raise ImportProblem on a bad file."""
+    if isinstance(source, Path):
+        try:
+            source = source.read_bytes()
+        except OSError as exc:
+            raise ImportProblem(f"Cannot read {source}: {exc.strerror}.") from None
+    if isinstance(source, bytes):
+        try:
+            source = source.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ImportProblem("The file is not UTF-8 text. Save it as CSV (UTF-8) and try again.") from None
+    try:
+        reader = csv.DictReader(io.StringIO(source, newline=""))
+        columns = [c.strip() for c in (reader.fieldnames or [])]
+    except csv.Error as exc:
+        raise ImportProblem(f"The CSV cannot be read: {exc}.") from None
+    if not columns:
+        raise ImportProblem("The file is empty: it needs a header row and one utterance per row.")
+    missing = [c for c in (text_col, label_col) if c not in columns]
+    if missing:
+        raise ImportProblem(
+            f"Column {' and '.join(repr(m) for m in missing)} not found; the header has {', '.join(repr(c) for c in columns)}. "
+            "Choose the text and label columns."
+        )
+    reader.fieldnames = columns
+    by_label: dict[str, list[str]] = {}
+    seen: dict[str, set[str]] = {}
+    skipped: list[str] = []
+    rows = 0
+    try:
+        for line_no, row in enumerate(reader, start=2):
+            rows += 1
+            text = " ".join((row.get(text_col) or "").split())
+            label = (row.get(label_col) or "").strip()
+            if not text or not label:
+                skipped.append(f"line {line_no}: empty {'text' if not text else 'label'}")
+                continue
+            if len(text) > MAX_UTTERANCE_CHARS:
+                skipped.append(f"line {line_no}: text longer than {MAX_UTTERANCE_CHARS} characters")
+                continue
+            key = text.casefold()
+            if key in seen.setdefault(label, set()):
+                skipped.append(f"line {line_no}: duplicate of an earlier {label} utterance")
+                continue
+            seen[label].add(key)
+            by_label.setdefault(label, []).append(text)
+    except csv.Error as exc:
+        raise ImportProblem(f"The CSV cannot be read near line {reader.line_num}: {exc}.") from None
+    if not by_label:
+        raise ImportProblem("No labelled utterances found: every row has an empty text or label.")
+    return LabelledRows(by_label, rows, tuple(skipped))
+
+
+def split_holdout(utterances: list[str], share: float) -> tuple[list[str], list[str]]:
+    """(examples, held out): the same rows every run (ordered by a hash of the text), the given
+    share of each label held out, at least one example always kept."""
+    if share <= 0 or len(utterances) < 2:
+        return list(utterances), []
+    ranked = sorted(utterances, key=lambda u: hashlib.sha1(u.encode("utf-8")).hexdigest())
+    n_out = min(len(utterances) - 1, max(1, round(len(utterances) * share)))
+    held = set(ranked[:n_out])
+    return [u for u in utterances if u not in held], [u for u in utterances if u in held]
+
+
+def build_domain_files(name: str, rows: LabelledRows, *, holdout: float, source_label: str = "") -> tuple[dict[str, object], ImportResult]:
+    """The parsed content of each file of the new domain (file name -> data), and its summary."""
+    tools_yaml: list[dict] = []
+    golden_cases: list[dict] = []
+    imported: list[ImportedTool] = []
+    renamed: dict[str, str] = {}
+    used: set[str] = set()
+    for label in sorted(rows.by_label):
+        tool = tool_name_for(label)
+        base, k = tool, 2
+        while tool in used:
+            tool, k = f"{base[: MAX_TOOL_NAME - 4]}_{k}", k + 1
+        used.add(tool)
+        if tool != label:
+            renamed[label] = tool
+        examples, held = split_holdout(rows.by_label[label], holdout)
+        entry = {"name": tool, "description": description_for(label), "kind": "chat"}
+        if tool != label:
+            entry["label"] = label  # the label as the data spells it: eval --data maps it back
+        tools_yaml.append({**entry, "examples": examples})
+        if held:
+            golden_cases.append({"expect": {"tool": tool}, "queries": held})
+        imported.append(ImportedTool(tool, label, len(examples), len(held)))
+    settings = {
+        "name": name,
+        "description": f"Imported from {source_label or 'a CSV'}: {len(imported)} intents.",
+        "languages": [],
+        "thresholds": dict(IMPORTED_THRESHOLDS),
+        "dates": {"week_start": "monday", "fiscal_year_start_month": 1},
+        "vague": {"words": [], "question": "Could you say a little more about what you need?"},
+        "scoring": dict(IMPORTED_WEIGHTS),
+    }
+    files = {
+        "settings.yaml": settings,
+        "tools.yaml": {"tools": tools_yaml},
+        "synonyms.yaml": {},
+        "patterns.yaml": {"patterns": []},
+        "golden.yaml": {"today": REFERENCE_TODAY, "cases": golden_cases, "negative": []},
+    }
+    summary = ImportResult(name, Path(), tuple(imported), rows.rows_read, rows.skipped, renamed)
+    return files, summary
+
+
+HEADERS = {
+    "settings.yaml": "# Imported intents: scoring leans on example similarity (see routing/importer.py).\n",
+    "tools.yaml": "# One tool per label; its utterances are the examples. Edit descriptions freely.\n",
+    "synonyms.yaml": "# Canonical term -> variants. Add terms here to make keywords count.\n",
+    "patterns.yaml": "# Phrases / term sets / regexes -> a tool (see lexicons/accounting/patterns.yaml).\n",
+    "golden.yaml": "# Held-out utterances (never used as examples): python -m routing eval --domain NAME\n",
+}
+
+
+def _dump(data: object) -> str:
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=120, default_flow_style=False)
+
+
+def import_labelled_csv(
+    source: str | bytes | Path,
+    name: str,
+    *,
+    root: Path | str = DEFAULT_LEXICON_ROOT,
+    text_col: str = "text",
+    label_col: str = "category",
+    holdout: float = 0.1,
+    force: bool = False,
+    source_label: str = "",
+) -> ImportResult:
+    """Turn a labelled CSV into lexicons/<name>/; refuses to replace a domain unless `force`."""
+    root = Path(root)
+    if not DOMAIN_NAME_RE.match(name or ""):
+        raise ImportProblem(f"Domain name {name!r} must be lower-case letters, digits, '-' or '_' (e.g. banking77).")
+    if name.startswith("_") or name == SHARED_DIR:
+        raise ImportProblem(f"{name!r} is reserved.")
+    if not 0 <= holdout < 1:
+        raise ImportProblem(f"The held-out share must be between 0 and 1 (e.g. 0.1), not {holdout}.")
+    folder = root / name
+    if folder.exists() and not force:
+        raise ImportProblem(f"Domain {name!r} already exists in {root}; choose another name or replace it (--force).")
+    if not (root / SHARED_DIR / "words.yaml").exists():
+        raise ImportProblem(f"{root} has no {SHARED_DIR}/words.yaml; copy lexicons/{SHARED_DIR} there first.")
+    if isinstance(source, Path) and not source_label:
+        source_label = source.name
+    rows = read_labelled_rows(source, text_col=text_col, label_col=label_col)
+    files, summary = build_domain_files(name, rows, holdout=holdout, source_label=source_label)
+    # Validate exactly what will be written, through the same loader the router uses.
+    texts = {f: HEADERS[f] + _dump(data) for f, data in files.items()}
+    parsed = {f: yaml.safe_load(t) for f, t in texts.items() if f != "golden.yaml"}
+    domain_from_data(name, parsed, root=root)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=root))
+    staging.chmod(0o755)  # mkdtemp makes it private; a domain folder is ordinary
+    try:
+        for f, text in texts.items():
+            (staging / f).write_text(text, encoding="utf-8")
+        if folder.exists():
+            trash = root / f".{name}.replaced"
+            shutil.rmtree(trash, ignore_errors=True)
+            folder.rename(trash)
+            staging.rename(folder)
+            shutil.rmtree(trash, ignore_errors=True)
+        else:
+            staging.rename(folder)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise ImportProblem(f"Could not write {folder}: {exc.strerror}.") from None
+    return ImportResult(summary.domain, folder, summary.tools, summary.rows_read, summary.skipped, summary.renamed)
+
+
+def _decode(source: str | bytes) -> str:
+    if isinstance(source, bytes):
+        try:
+            return source.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ImportProblem("The file is not UTF-8 text. Save it as CSV (UTF-8) or plain text and try again.") from None
+    return source
+
+
+def csv_columns(source: str | bytes) -> list[str]:
+    """The header of a CSV (empty if it has none)."""
+    try:
+        return [c.strip() for c in next(csv.reader(io.StringIO(_decode(source), newline="")), [])]
+    except csv.Error as exc:
+        raise ImportProblem(f"The CSV cannot be read: {exc}.") from None
+
+
+def read_queries(source: str | bytes, *, is_csv: bool, text_col: str = "text", label_col: str | None = None) -> list[GoldenCase]:
+    """Queries to run from an upload: a CSV (text column, optional label column = expected tool)
+    or plain text, one query a line."""
+    text = _decode(source)
+    if not is_csv:
+        return [GoldenCase(query=line.strip(), line=i + 1) for i, line in enumerate(text.splitlines()) if line.strip()]
+    columns = csv_columns(text)
+    if text_col not in columns:
+        raise ImportProblem(f"Column {text_col!r} not found; the header has {', '.join(repr(c) for c in columns) or 'nothing'}.")
+    try:
+        reader = csv.reader(io.StringIO(text, newline=""))
+        next(reader, None)
+        ti = columns.index(text_col)
+        li = columns.index(label_col) if label_col in columns else None
+        out = []
+        for i, row in enumerate(reader):
+            query = " ".join(row[ti].split()) if ti < len(row) else ""
+            label = row[li].strip() if li is not None and li < len(row) else ""
+            if query:
+                out.append(GoldenCase(query=query, tool=label or None, line=i + 2))
+        return out
+    except csv.Error as exc:
+        raise ImportProblem(f"The CSV cannot be read: {exc}.") from None
+
+
+def relabel_cases(domain: Domain, cases: list[GoldenCase]) -> list[GoldenCase]:
+    """Map labels the importer had to rename ("reverted_card_payment?") to their tool names."""
+    renamed = {str(t.extra["label"]): t.name for t in domain.tools if t.extra.get("label")}
+    if not renamed:
+        return cases
+    return [replace(c, tool=renamed.get(c.tool, c.tool)) if c.tool else c for c in cases]
+
+
+def existing_domains(root: Path | str = DEFAULT_LEXICON_ROOT) -> list[str]:
+    return list_domain_names(Path(root))

@@ -1,0 +1,147 @@
+"""Plotly figures and shared widgets for the coverage and threshold-tuner pages.
+
+Figures are built from plain rows (routing.gaps.CoverageRow / routing.tuning.Sweep), so a test
+can inspect their data without a browser.
+"""
+from __future__ import annotations
+
+import traceback
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from routing.gaps import CoverageRow, confusion
+from routing.tuning import Sweep
+from ui.common import PATH_COLORS, TIER_COLORS, TIER_LABELS, domain_names
+
+STATUS_ORDER = ("activated", "multiple_matches", "weak_matches", "needs_clarification", "not_found")
+SERIES_COLORS = {"tier_accuracy": "#111827", "top1": "#0f766e"}
+
+
+def _layout(fig: go.Figure, title: str, height: int = 300) -> go.Figure:
+    fig.update_layout(title=dict(text=title, x=0, font=dict(size=15)), height=height, margin=dict(l=10, r=10, t=40, b=10), showlegend=False)
+    return fig
+
+
+def status_figure(rows: list[CoverageRow]) -> go.Figure:
+    counts = {s: sum(r.status == s for r in rows) for s in STATUS_ORDER}
+    fig = go.Figure(
+        go.Bar(
+            x=[TIER_LABELS[s] for s in STATUS_ORDER],
+            y=[counts[s] for s in STATUS_ORDER],
+            marker_color=[TIER_COLORS[s] for s in STATUS_ORDER],
+            text=[counts[s] for s in STATUS_ORDER],
+            textposition="outside",
+            customdata=list(STATUS_ORDER),
+        )
+    )
+    return _layout(fig, "Tier of each query")
+
+
+def path_figure(rows: list[CoverageRow]) -> go.Figure:
+    counts = {p: sum(r.path == p for r in rows) for p in ("fast", "llm")}
+    fig = go.Figure(
+        go.Pie(
+            labels=["Fast path", "LLM path"],
+            values=[counts["fast"], counts["llm"]],
+            marker=dict(colors=[PATH_COLORS["fast"], PATH_COLORS["llm"]]),
+            hole=0.55,
+            sort=False,
+            textinfo="label+percent",
+        )
+    )
+    return _layout(fig, "Fast vs LLM path")
+
+
+def tool_hits_figure(rows: list[CoverageRow], limit: int = 30) -> go.Figure:
+    hits: dict[str, int] = {}
+    for r in rows:
+        if r.top:
+            hits[r.top] = hits.get(r.top, 0) + 1
+    ranked = sorted(hits.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+    fig = go.Figure(go.Bar(x=[v for _, v in ranked][::-1], y=[k for k, _ in ranked][::-1], orientation="h", marker_color="#2f6fdf"))
+    title = "Top tool per query" + (f" (the {limit} most hit)" if len(hits) > limit else "")
+    return _layout(fig, title, height=max(300, 22 * len(ranked) + 60))
+
+
+def latency_figure(rows: list[CoverageRow]) -> go.Figure:
+    fig = go.Figure(go.Histogram(x=[r.timing_ms for r in rows], nbinsx=40, marker_color="#6b7280"))
+    fig.update_xaxes(title_text="milliseconds per query")
+    return _layout(fig, "Routing latency")
+
+
+def confusion_figure(rows: list[CoverageRow]) -> go.Figure:
+    y, x, z = confusion(rows)
+    fig = go.Figure(go.Heatmap(z=z, x=x, y=y, colorscale="Blues", hovertemplate="expected %{y}<br>got %{x}<br>%{z} queries<extra></extra>"))
+    fig.update_xaxes(title_text="top tool", tickangle=-45)
+    fig.update_yaxes(title_text="expected tool", autorange="reversed")
+    return _layout(fig, "Expected vs top tool", height=max(360, 18 * len(y) + 160))
+
+
+def accuracy_figure(metrics: dict) -> go.Figure:
+    names = [("top1", "Top-1"), ("top3", "Top-3"), ("tier_accuracy", "Tier")]
+    shown = [(label, metrics.get(key)) for key, label in names if metrics.get(key) is not None]
+    fig = go.Figure(
+        go.Bar(
+            x=[label for label, _ in shown],
+            y=[v * 100 for _, v in shown],
+            text=[f"{v:.1%}" for _, v in shown],
+            textposition="outside",
+            marker_color=["#0f766e", "#14b8a6", "#111827"][: len(shown)],
+        )
+    )
+    fig.update_yaxes(range=[0, 110], title_text="%")
+    return _layout(fig, "Accuracy on the labelled queries")
+
+
+def sweep_figure(sweep: Sweep, chosen: float) -> go.Figure:
+    """Tier accuracy, top-1 and the share of each tier against one threshold; current, chosen and best marked."""
+    pts = [p for p in sweep.points if p.valid]
+    xs = [p.value for p in pts]
+    fig = go.Figure()
+    for status in STATUS_ORDER:
+        fig.add_trace(
+            go.Scatter(
+                x=xs, y=[p.shares.get(status, 0.0) for p in pts], name=TIER_LABELS[status], mode="lines",
+                line=dict(color=TIER_COLORS[status], width=1.5, dash="dot"), stackgroup=None,
+            )
+        )
+    fig.add_trace(go.Scatter(x=xs, y=[p.top1 for p in pts], name="Top-1 accuracy", mode="lines", line=dict(color=SERIES_COLORS["top1"], width=3)))
+    fig.add_trace(go.Scatter(x=xs, y=[p.tier_accuracy for p in pts], name="Tier accuracy", mode="lines", line=dict(color=SERIES_COLORS["tier_accuracy"], width=3)))
+    fig.add_vline(x=sweep.current, line=dict(color="#9ca3af", dash="dash"), annotation_text="in file", annotation_position="top left")
+    fig.add_vline(x=sweep.best, line=dict(color="#16a34a", width=2), annotation_text="best", annotation_position="top right")
+    if abs(chosen - sweep.current) > 1e-9:
+        fig.add_vline(x=chosen, line=dict(color="#f59e0b", width=2), annotation_text="slider", annotation_position="bottom right")
+    fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
+    fig.update_xaxes(range=[0, 1], title_text=sweep.name)
+    fig = _layout(fig, f"Sweeping {sweep.name}", height=320)
+    fig.update_layout(showlegend=True, legend=dict(orientation="h", y=-0.3))
+    return fig
+
+
+# ------------------------------------------------------------------ shared widgets
+
+
+def domain_picker(key: str) -> str:
+    """A domain select box mirrored into st.session_state.domain (shared by every page)."""
+    names = domain_names()
+    if not names:
+        st.error("No lexicon domains found. Import one below or check the lexicons folder.")
+        return ""
+    if st.session_state.get("domain") not in names:
+        st.session_state.domain = names[0]
+    if st.session_state.get(key) != st.session_state.domain:
+        st.session_state[key] = st.session_state.domain
+
+    def copy() -> None:
+        st.session_state.domain = st.session_state[key]
+
+    st.selectbox("Domain", names, key=key, on_change=copy)
+    return st.session_state.domain
+
+
+def friendly_failure(message: str, exc: BaseException) -> None:
+    """A plain message, and the details in an expander: never a raw traceback on the page."""
+    st.error(message, icon=":material/error:")
+    with st.expander("Technical details"):
+        st.code("".join(traceback.format_exception(exc)), language="text")
