@@ -112,8 +112,10 @@ class Router:
         return combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, top=top)
 
     def plan_path(self, status, matches, analysis, query, context):
-        """Hook for the hybrid-path layer (routing.hybrid); None keeps the basic path fields."""
-        return None
+        """The hybrid-path layer (routing.hybrid) fills category, model, pipeline, tools, estimate, events."""
+        from .hybrid import plan_route
+
+        return plan_route(self, status, matches, analysis, query, context)
 
     # ------------------------------------------------------------------ helpers
 

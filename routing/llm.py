@@ -1,0 +1,211 @@
+"""The LLM call of the LLM path: OpenAI chat completions (any OpenAI-compatible server).
+
+    config = LLMConfig.from_env()               # OPENAI_API_KEY, OPENAI_BASE_URL, ROUTING_LLM_*
+    reply = LLMClient(config).complete(ChatRequest(model, messages, tools))
+    reply.ok, reply.tool_call, reply.text, reply.reason
+
+`complete` never raises: connection refused, timeout, 429, 5xx, a tool call naming a tool that was
+not sent and arguments that are not JSON all come back as `ok=False` with a plain reason. The API
+key is never part of a request dict, a reason, a repr or a log line.
+
+Environment:
+  OPENAI_API_KEY        the key (a local server may need none: OPENAI_BASE_URL alone is enough)
+  OPENAI_BASE_URL       e.g. http://127.0.0.1:8000/v1 for a local OpenAI-compatible server
+  ROUTING_MODEL_CHEAP / ROUTING_MODEL_CAPABLE   override the model names of the domain's YAML
+  ROUTING_LLM_TIMEOUT   seconds per attempt (default 20)
+  ROUTING_LLM_RETRIES   extra attempts after a retryable fault (default 2)
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+log = logging.getLogger("routing.llm")
+
+# A local server ignores the key, but the SDK insists on one.
+PLACEHOLDER_KEY = "not-needed"
+MAX_BACKOFF_S = 4.0
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    api_key: str | None = field(default=None, repr=False)
+    base_url: str | None = None
+    timeout_s: float = 20.0
+    max_retries: int = 2
+    backoff_s: float = 0.5
+    model_overrides: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> "LLMConfig":
+        env = os.environ if environ is None else environ
+        overrides = {
+            tier: env[var]
+            for tier, var in (("cheap", "ROUTING_MODEL_CHEAP"), ("capable", "ROUTING_MODEL_CAPABLE"))
+            if env.get(var, "").strip()
+        }
+        return cls(
+            api_key=env.get("OPENAI_API_KEY", "").strip() or None,
+            base_url=env.get("OPENAI_BASE_URL", "").strip() or None,
+            timeout_s=_float(env.get("ROUTING_LLM_TIMEOUT"), 20.0),
+            max_retries=int(_float(env.get("ROUTING_LLM_RETRIES"), 2)),
+            model_overrides=overrides,
+        )
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.api_key or self.base_url)
+
+    def model_name(self, tier: str | None, default: str) -> str:
+        return self.model_overrides.get(tier or "", default)
+
+    @property
+    def endpoint(self) -> str:
+        """Where requests go, for display (never the key)."""
+        return self.base_url or "https://api.openai.com/v1 (the SDK default)"
+
+
+def _float(value: str | None, default: float) -> float:
+    try:
+        return float(value) if value not in (None, "") else default
+    except ValueError:
+        return default
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    model: str
+    messages: tuple[dict, ...]
+    tools: tuple[dict, ...] = ()
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        return tuple(t["function"]["name"] for t in self.tools)
+
+    def to_dict(self) -> dict:
+        """The request body as sent (or as it would have been sent)."""
+        body: dict[str, Any] = {"model": self.model, "messages": [dict(m) for m in self.messages]}
+        if self.tools:
+            body["tools"] = [dict(t) for t in self.tools]
+            body["tool_choice"] = "auto"
+        return body
+
+
+@dataclass(frozen=True)
+class LLMReply:
+    ok: bool
+    model: str
+    tool_call: dict | None = None  # {"name": ..., "arguments": {...}}
+    text: str | None = None
+    reason: str | None = None  # why it failed, in plain words
+    attempts: int = 0
+    latency_ms: float = 0.0
+    status_code: int | None = None
+
+
+class LLMClient:
+    """Chat completions with a timeout and a bounded retry; the SDK's own retries are off."""
+
+    def __init__(self, config: LLMConfig | None = None):
+        self.config = config or LLMConfig.from_env()
+
+    def __repr__(self) -> str:
+        return f"LLMClient(endpoint={self.config.endpoint!r})"
+
+    def complete(self, request: ChatRequest) -> LLMReply:
+        cfg = self.config
+        if not cfg.configured:
+            return LLMReply(
+                ok=False,
+                model=request.model,
+                reason="No LLM endpoint is configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server.",
+            )
+        started = time.perf_counter()
+        try:
+            import openai
+        except ImportError:
+            return LLMReply(ok=False, model=request.model, reason="The openai package is not installed.")
+        client = openai.OpenAI(
+            api_key=cfg.api_key or PLACEHOLDER_KEY, base_url=cfg.base_url, timeout=cfg.timeout_s, max_retries=0
+        )
+        attempts = 0
+        reason, status = "no attempt made", None
+        body = request.to_dict()
+        while attempts <= max(0, cfg.max_retries):
+            attempts += 1
+            try:
+                response = client.chat.completions.create(**body)
+            except openai.APITimeoutError:
+                reason, status, retry = f"The LLM endpoint did not answer within {cfg.timeout_s:g} s.", None, True
+            except openai.APIConnectionError as exc:
+                reason, status, retry = f"Could not connect to the LLM endpoint ({self._clean(exc)}).", None, True
+            except openai.APIStatusError as exc:
+                status = exc.status_code
+                retry = status == 429 or status >= 500
+                what = "rate limited (429)" if status == 429 else f"HTTP {status}"
+                reason = f"The LLM endpoint answered {what}: {self._clean(exc)}"
+            except Exception as exc:  # a malformed body or anything else the SDK raises: never propagate
+                reason, status, retry = f"The LLM call failed: {type(exc).__name__}: {self._clean(exc)}", None, False
+            else:
+                reply = self._read(response, request, attempts, started)
+                log.info("llm call model=%s attempts=%d ok=%s", request.model, attempts, reply.ok)
+                return reply
+            log.warning("llm attempt %d failed: %s", attempts, reason)
+            if not retry or attempts > cfg.max_retries:
+                break
+            time.sleep(min(MAX_BACKOFF_S, cfg.backoff_s * (2 ** (attempts - 1))))
+        if attempts > 1:
+            reason = f"{reason} (after {attempts} attempts)"
+        return LLMReply(
+            ok=False, model=request.model, reason=reason, attempts=attempts, latency_ms=_ms(started), status_code=status
+        )
+
+    def _read(self, response: Any, request: ChatRequest, attempts: int, started: float) -> LLMReply:
+        def fail(reason: str) -> LLMReply:
+            return LLMReply(ok=False, model=request.model, reason=reason, attempts=attempts, latency_ms=_ms(started))
+
+        try:
+            message = response.choices[0].message
+        except (AttributeError, IndexError, TypeError):
+            return fail("The LLM endpoint answered without a message.")
+        model = getattr(response, "model", None) or request.model
+        text = getattr(message, "content", None) or None
+        calls = getattr(message, "tool_calls", None) or []
+        if not calls:
+            return LLMReply(ok=True, model=model, text=text, attempts=attempts, latency_ms=_ms(started))
+        fn = getattr(calls[0], "function", None)
+        name = getattr(fn, "name", None)
+        if name not in request.tool_names:
+            sent = len(request.tool_names)
+            return fail(f"The model called {name!r}, which was not among the {sent} tools sent.")
+        raw = getattr(fn, "arguments", None) or "{}"
+        try:
+            arguments = json.loads(raw)
+        except (TypeError, ValueError):
+            return fail(f"The model's arguments for {name} are not JSON: {self._clean(raw)[:80]!r}")
+        if not isinstance(arguments, dict):
+            return fail(f"The model's arguments for {name} are not a JSON object.")
+        return LLMReply(
+            ok=True,
+            model=model,
+            tool_call={"name": name, "arguments": arguments},
+            text=text,
+            attempts=attempts,
+            latency_ms=_ms(started),
+        )
+
+    def _clean(self, value: Any) -> str:
+        """A message safe to show: the key (if a server echoes it) is masked."""
+        text = str(value)
+        key = self.config.api_key
+        if key and key in text:
+            text = text.replace(key, "***")
+        return text[:300]
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)

@@ -1,0 +1,157 @@
+"""A small OpenAI-compatible chat-completions server on 127.0.0.1, for tests and demos.
+
+    with FakeOpenAI() as fake:                 # a free port, a background thread
+        fake.behaviour = "tool_call"           # or: text, status_429, status_500, slow, unknown_tool,
+                                               #     bad_json, echo_auth (401 echoing the key)
+        fake.fail_first = 1                    # answer 500 to the first N requests, then behave
+        LLMConfig(api_key="k", base_url=fake.url)
+        fake.requests                          # every request body received, in order
+
+Run it by hand for `python -m routing route ... --llm`:
+    python tests/fake_openai.py --port 8639 &
+    OPENAI_BASE_URL=http://127.0.0.1:8639/v1 python -m routing route "..." --domain cfo --llm
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+BEHAVIOURS = ("tool_call", "text", "status_429", "status_500", "slow", "unknown_tool", "bad_json", "echo_auth")
+
+
+def refused_url() -> str:
+    """A URL on 127.0.0.1 where nothing listens (connection refused)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: "_Server"
+
+    def log_message(self, *args) -> None:  # quiet test output
+        return
+
+    def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
+        body = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server naming)
+        fake = self.server.fake
+        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            body = json.loads(self.rfile.read(length) or b"{}")
+        except ValueError:
+            body = {"_unreadable": True}
+        with fake.lock:
+            fake.requests.append(body)
+            fake.headers.append({k.lower(): v for k, v in self.headers.items()})
+            n = len(fake.requests)
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            return self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+        if n <= fake.fail_first:
+            return self._send(500, {"error": {"message": "temporary failure", "type": "server_error"}})
+        behaviour = fake.behaviour
+        if behaviour == "status_429":
+            return self._send(429, {"error": {"message": "Rate limit reached", "type": "rate_limit"}}, {"Retry-After": "0"})
+        if behaviour == "status_500":
+            return self._send(500, {"error": {"message": "The server had an error", "type": "server_error"}})
+        if behaviour == "echo_auth":
+            auth = self.headers.get("Authorization", "")
+            return self._send(401, {"error": {"message": f"Incorrect API key provided: {auth}", "type": "invalid_request_error"}})
+        if behaviour == "slow":
+            time.sleep(fake.delay_s)
+        tools = [t["function"]["name"] for t in body.get("tools") or []]
+        message: dict = {"role": "assistant", "content": None}
+        if behaviour == "text" or (not tools and behaviour in ("tool_call", "slow")):
+            message["content"] = fake.text
+        else:
+            name = fake.tool_name or (tools[0] if tools else "no_tool")
+            if behaviour == "unknown_tool":
+                name = "launch_rocket"
+            arguments = "{not json" if behaviour == "bad_json" else json.dumps(fake.arguments)
+            message["tool_calls"] = [{"id": f"call_{n}", "type": "function", "function": {"name": name, "arguments": arguments}}]
+        self._send(
+            200,
+            {
+                "id": f"chatcmpl-{n}",
+                "object": "chat.completion",
+                "created": 1768000000,
+                "model": body.get("model", "fake-model"),
+                "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if "tool_calls" in message else "stop"}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+            },
+        )
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    fake: "FakeOpenAI"
+
+
+class FakeOpenAI:
+    def __init__(self, behaviour: str = "tool_call", *, port: int = 0):
+        if behaviour not in BEHAVIOURS:
+            raise ValueError(f"unknown behaviour {behaviour!r} (known: {', '.join(BEHAVIOURS)})")
+        self.behaviour = behaviour
+        self.fail_first = 0
+        self.delay_s = 2.0
+        self.tool_name: str | None = None
+        self.arguments: dict = {"operation": "get_profit_and_loss", "date_from": "2025-12-01", "date_to": "2025-12-31"}
+        self.text = "Namaste! How can I help with your accounts today?"
+        self.requests: list[dict] = []
+        self.headers: list[dict] = []
+        self.lock = threading.Lock()
+        self._server = _Server(("127.0.0.1", port), _Handler)
+        self._server.fake = self
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def start(self) -> "FakeOpenAI":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> "FakeOpenAI":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="A fake OpenAI-compatible chat-completions server.")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--behaviour", choices=BEHAVIOURS, default="tool_call")
+    args = parser.parse_args()
+    fake = FakeOpenAI(args.behaviour, port=args.port).start()
+    print(fake.url, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        fake.stop()
+
+
+if __name__ == "__main__":
+    main()

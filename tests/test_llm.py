@@ -1,0 +1,168 @@
+"""The real LLM call against a local OpenAI-compatible server (tests/fake_openai.py; no SDK mocking):
+the success case and every fault come back as a result, never an exception."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from fake_openai import FakeOpenAI, refused_url
+from routing import Router
+from routing.hybrid import run_llm, run_llm_for_dict
+from routing.llm import LLMClient, LLMConfig
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DRILLDOWN = "mujhe pichle mahine ke sabse bade kharche dikhao aur unka trend batao"
+SECRET = "sk-test-SECRET-4242"
+
+
+@pytest.fixture(scope="module")
+def cfo() -> Router:
+    return Router.load("cfo")
+
+
+@pytest.fixture()
+def fake():
+    with FakeOpenAI() as server:
+        yield server
+
+
+def client_for(url: str | None, *, key: str | None = SECRET, retries: int = 1, timeout: float = 5.0) -> LLMClient:
+    return LLMClient(LLMConfig(api_key=key, base_url=url, timeout_s=timeout, max_retries=retries, backoff_s=0.01))
+
+
+def routed(router: Router, query: str, today):
+    return router.route(query, today=today)
+
+
+def test_llm_path_returns_the_tool_call_of_the_server(cfo, fake, today):
+    fake.tool_name = "expense_analytics"
+    fake.arguments = {"operation": "get_expenses_by_category", "date_from": "2025-12-01", "date_to": "2025-12-31"}
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url))
+    assert result.error is None
+    assert result.llm["tool_call"] == {"name": "expense_analytics", "arguments": fake.arguments}
+    assert result.llm["model"] == "gpt-4o"  # the capable model of lexicons/cfo/settings.yaml
+    # The server saw the cfo system prompt and exactly the filtered tools, as functions.
+    sent = fake.requests[-1]
+    assert sent["messages"][0]["role"] == "system" and "CFO assistant" in sent["messages"][0]["content"]
+    assert sent["messages"][1]["content"] == DRILLDOWN
+    assert [t["function"]["name"] for t in sent["tools"]] == result.tools_sent
+    assert 15 <= len(sent["tools"]) <= 20
+    # The tool the model called decides the enrichments: expense_analytics returns series, amounts, lists.
+    assert set(result.enrichments) == {"trend_analysis", "currency_format", "ranking"}
+    assert [e["type"] for e in result.events][-1] == "llm_called"
+
+
+def test_general_chat_sends_no_tools_and_returns_text(cfo, fake, today):
+    result = run_llm(cfo, routed(cfo, "hi there, thanks!", today), client=client_for(fake.url))
+    assert result.error is None
+    assert "tools" not in fake.requests[-1]
+    assert result.llm["text"] == fake.text and result.llm["tool_call"] is None
+
+
+def test_fast_path_only_formats(cfo, fake, today):
+    result = run_llm(cfo, routed(cfo, "show me the profit and loss statement for this month", today), client=client_for(fake.url))
+    assert result.path.value == "fast" and result.error is None
+    body = fake.requests[-1]
+    assert "tools" not in body and body["model"] == "gpt-4o-mini"
+    assert "get_profit_and_loss" in body["messages"][1]["content"]  # the pipeline goes to the formatter
+
+
+def test_no_key_and_no_endpoint_is_upstream_down_with_the_request(cfo, today):
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=LLMClient(LLMConfig()))
+    assert result.error.code == "UPSTREAM_DOWN"
+    assert "OPENAI_API_KEY" in result.error.message
+    request = result.llm["request"]
+    assert request["model"] == "gpt-4o" and len(request["tools"]) == len(result.tools_sent)
+
+
+def test_connection_refused_is_upstream_down(cfo, today):
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(refused_url()))
+    assert result.error.code == "UPSTREAM_DOWN"
+    assert "Could not connect" in result.error.message
+    assert result.llm["attempts"] == 2  # one retry, then give up
+
+
+def test_timeout_is_upstream_down(cfo, fake, today):
+    fake.behaviour, fake.delay_s = "slow", 2.0
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url, retries=0, timeout=0.3))
+    assert result.error.code == "UPSTREAM_DOWN"
+    assert "did not answer within 0.3 s" in result.error.message
+
+
+@pytest.mark.parametrize("behaviour, words", [("status_429", "rate limited (429)"), ("status_500", "HTTP 500")])
+def test_429_and_500_retry_a_bounded_number_of_times(cfo, fake, today, behaviour, words):
+    fake.behaviour = behaviour
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url, retries=2))
+    assert result.error.code == "UPSTREAM_DOWN"
+    assert words in result.error.message and "after 3 attempts" in result.error.message
+    assert len(fake.requests) == 3
+
+
+def test_a_passing_fault_is_retried_and_succeeds(cfo, fake, today):
+    fake.fail_first = 1
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url, retries=1))
+    assert result.error is None and result.llm["attempts"] == 2
+    assert result.llm["tool_call"]["name"] in result.tools_sent
+
+
+def test_a_tool_that_was_not_sent_is_upstream_down(cfo, fake, today):
+    fake.behaviour = "unknown_tool"
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url))
+    assert result.error.code == "UPSTREAM_DOWN"
+    assert "'launch_rocket'" in result.error.message and "not among the 17 tools sent" in result.error.message
+
+
+def test_arguments_that_are_not_json_are_upstream_down(cfo, fake, today):
+    fake.behaviour = "bad_json"
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url))
+    assert result.error.code == "UPSTREAM_DOWN"
+    assert "are not JSON" in result.error.message
+
+
+def test_the_key_never_appears_in_the_result_even_when_a_server_echoes_it(cfo, fake, today):
+    fake.behaviour = "echo_auth"
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url))
+    assert result.error.code == "UPSTREAM_DOWN" and "HTTP 401" in result.error.message
+    assert fake.headers[-1]["authorization"] == f"Bearer {SECRET}"  # it was sent ...
+    assert SECRET not in json.dumps(result.to_dict())  # ... and never shown
+    assert SECRET not in repr(client_for(fake.url)) and SECRET not in repr(client_for(fake.url).config)
+
+
+def test_model_names_are_overridable_from_the_environment(cfo, fake, today):
+    config = LLMConfig.from_env({"OPENAI_BASE_URL": fake.url, "ROUTING_MODEL_CAPABLE": "local-big", "ROUTING_LLM_RETRIES": "0"})
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=LLMClient(config))
+    assert fake.requests[-1]["model"] == "local-big" and result.llm["model"] == "local-big"
+
+
+def test_the_page_runner_reroutes_the_dict_with_its_conversation_mode(cfo, fake, today):
+    planned = cfo.route("send reminders to overdue customers", today=today, context={"mode": "cfo"}).to_dict()
+    answered = run_llm_for_dict(cfo, planned, client=client_for(fake.url))
+    assert answered["error"] is None and answered["llm"]["request"]["model"] == "gpt-4o-mini"
+    assert any(e["type"] == "mode_switch" for e in answered["events"])
+
+
+def _cli(args: list[str], env_extra: dict) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ROUTING_MODEL_", "ROUTING_LLM_"))}
+    env.update(env_extra, ROUTING_LLM_RETRIES="0", ROUTING_LLM_TIMEOUT="5")
+    return subprocess.run([sys.executable, "-m", "routing", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_cli_llm_returns_the_servers_tool_call(fake):
+    proc = _cli(["route", DRILLDOWN, "--domain", "cfo", "--today", "2026-01-22", "--llm"], {"OPENAI_BASE_URL": fake.url})
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["error"] is None
+    assert out["llm"]["tool_call"]["name"] == out["tools_sent"][0]
+    assert out["category"] == "cfo" and out["path"] == "llm"
+
+
+def test_cli_llm_without_an_endpoint_answers_upstream_down():
+    proc = _cli(["route", DRILLDOWN, "--domain", "cfo", "--today", "2026-01-22", "--llm"], {})
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["error"]["code"] == "UPSTREAM_DOWN"
+    assert out["llm"]["request"]["tools"]  # the request it would have sent
