@@ -1,7 +1,144 @@
+"""Catalog: what each domain knows (tools, synonyms, patterns), searchable, and what sending the
+tools to a model costs: the whole catalog versus only the tools a question routes to."""
+from __future__ import annotations
+
+import json
+
 import streamlit as st
 
-from ui.common import page_setup
+from routing.catalog import catalog_cost, function_schemas, search_catalog
+from ui.cards import failure_details, md_escape, render_failure, status_badge
+from ui.common import get_registry, page_setup, router_state, show_lexicon_problem
+from ui.context import render_domain_and_today
+from ui.cost import render_cost_simulator
+from ui.examples import playground_examples
 
 page_setup("catalog")
-st.title("catalog")
-st.info("This page is being built.")
+render_domain_and_today()
+
+st.title("Catalog")
+st.caption("Every tool a domain offers, the words that lead to it, and what it costs to describe them to a model.")
+
+
+
+def _tools(n: int) -> str:
+    return f"{n} tool{'s' if n != 1 else ''}"
+
+
+domains = []
+for name in get_registry().domains():
+    s = router_state(name)
+    if s.router is not None:
+        d = s.router.domain
+        domains.append({"domain": name, "description": d.settings.description, "languages": ", ".join(d.settings.languages),
+                        "tools": len(d.tools), "synonym groups": len(d.synonyms), "patterns": len(d.patterns)})
+    else:
+        domains.append({"domain": name, "description": "⚠ lexicon does not load", "languages": "", "tools": None,
+                        "synonym groups": None, "patterns": None})
+with st.expander(f"All domains ({len(domains)})", icon=":material/folder_open:", expanded=False):
+    st.dataframe(domains, hide_index=True, key="domains-table")
+
+state = router_state(st.session_state.domain)
+show_lexicon_problem(state)
+router = state.router
+if router is None:
+    st.stop()
+domain = router.domain
+
+needle = st.text_input(
+    "Search the catalog", key="catalog_search", placeholder="a tool, a word in any language, a parameter… e.g. piutang",
+    icon=":material/search:", live=True,
+)
+view = search_catalog(domain, needle)
+if needle.strip():
+    st.caption(f"“{md_escape(needle.strip())}” appears in {len(view.tools)} tools, {len(view.synonyms)} synonym groups and {len(view.patterns)} patterns.")
+
+tools_tab, synonyms_tab, patterns_tab, cost_tab = st.tabs([
+    f"Tools ({len(view.tools)})", f"Synonyms ({len(view.synonyms)})", f"Patterns ({len(view.patterns)})", "Token cost",
+])
+
+with tools_tab:
+    if not view.tools:
+        st.info("No tool mentions this. Clear the search to see them all.", icon=":material/search_off:")
+    for tool in view.tools:
+        with st.expander(f"**{tool.name}** · {tool.kind} — {tool.description}", expanded=bool(needle.strip()) and len(view.tools) <= 3):
+            terms = " ".join(f"`{k}`" for k in tool.keywords)
+            related = " ".join(f"`{k}`" for k in tool.related)
+            st.markdown(f"**About:** {terms}" + (f" &nbsp; **Filters by:** {related}" if related else "")
+                        + (f" &nbsp; **Category:** {tool.category}" if tool.category else ""))
+            if tool.params:
+                rows = ["| parameter | type | default | values | required | receives |", "|---|---|---|---|---|---|"]
+                for p in tool.params:
+                    default = "" if p.default is None else f"`{p.default}`"
+                    rows.append(f"| `{p.name}` | {p.type} | {default} | {', '.join(p.values)} | {'yes' if p.required else ''} | {p.role or ''} |")
+                st.markdown("\n".join(rows))
+            by_language: dict[str, list[str]] = {}
+            for language, text in tool.examples:
+                by_language.setdefault(language, []).append(text)
+            for language, texts in by_language.items():
+                st.markdown(f"**Examples ({language}):** " + " · ".join(f"“{md_escape(t)}”" for t in texts))
+
+with synonyms_tab:
+    st.caption("One canonical term and its variants in every language; all are treated alike. Edit them on the Lexicon editor page.")
+    st.dataframe(
+        [{"canonical": canonical, "variants": ", ".join(variants), "count": len(variants)} for canonical, variants in view.synonyms],
+        hide_index=True, key="synonyms-table",
+        column_config={"variants": st.column_config.TextColumn("variants", width="large")},
+    )
+
+with patterns_tab:
+    st.caption("Idioms and compound phrases that point straight at a tool, with parameter hints.")
+    st.dataframe(
+        [{
+            "pattern": p.label,
+            "tool": p.tool,
+            "parameters": ", ".join(f"{k}={v}" for k, v in p.params),
+            "weight": p.weight,
+        } for p in view.patterns],
+        hide_index=True, key="patterns-table",
+        column_config={"pattern": st.column_config.TextColumn("pattern", width="large")},
+    )
+
+with cost_tab:
+    st.markdown(
+        "An agent that sends **every** tool definition with each message pays for all of them; a routed "
+        "question needs only the tools it routes to. Tokens are estimated as JSON characters ÷ 4."
+    )
+    examples = playground_examples(domain)
+    question = st.text_input("Route a question", value=examples[0] if examples else "", key="cost_query", max_chars=1000)
+    whole = catalog_cost(domain, [])
+    routed_names: list[str] = []
+    result = None
+    if question.strip():
+        try:
+            result = router.route(question, today=st.session_state.today).to_dict()
+            routed_names = [m["name"] for m in result["matches"]] or list(result.get("tools_sent") or [])
+        except Exception as exc:  # never a traceback: a friendly message, details in the expander
+            render_failure("This question could not be routed.", failure_details(exc))
+    cost = catalog_cost(domain, routed_names)
+    left, right, third = st.columns(3)
+    left.metric("Whole catalog", f"{whole.catalog_tokens:,} tokens", _tools(whole.catalog_tools), delta_color="off", delta_arrow="off", border=True)
+    right.metric("Only the routed tools", f"{cost.routed_tokens:,} tokens", _tools(len(routed_names)), delta_color="off", delta_arrow="off", border=True)
+    third.metric("Saved per message", f"{cost.saved_share:.0%}", f"{cost.saved_tokens:,} tokens fewer", delta_color="off", delta_arrow="off", border=True)
+    if result is not None:
+        st.markdown(
+            f"{status_badge(result['status'])} &nbsp; routes to " + (", ".join(f"`{n}`" for n in routed_names) or "no tool"),
+            unsafe_allow_html=True,
+        )
+        if not routed_names:
+            st.caption("No tool routed: the model would need the whole catalog (or a clarifying question first).")
+        sent = list(result.get("tools_sent") or [])
+        if result["path"] == "llm" and sent:
+            st.caption(
+                f"This question takes the LLM path, where the agent sends its filtered set of {_tools(len(sent))} "
+                f"(≈ {catalog_cost(domain, sent).routed_tokens:,} tokens) so the model can choose."
+            )
+    with st.expander("The function schemas that would be sent", icon=":material/data_object:"):
+        schemas = function_schemas(domain, routed_names) if routed_names else function_schemas(domain)
+        st.code(json.dumps(schemas, indent=2, ensure_ascii=False), language="json")
+
+    st.subheader("Monthly cost")
+    try:
+        render_cost_simulator(st.session_state.domain)
+    except Exception as exc:  # the simulator is a separate module; its failure must not take the page down
+        render_failure("The cost simulator could not be drawn.", failure_details(exc))

@@ -1,7 +1,84 @@
+"""Playground: type a question, see which tool it routes to and why. A conversation of result cards."""
+from __future__ import annotations
+
 import streamlit as st
 
-from ui.common import page_setup
+from ui.cards import failure_details, md_escape, render_result_card, status_badge
+from ui.common import page_setup, router_state, show_lexicon_problem
+from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
+from ui.examples import playground_examples
+
+CONVERSATION = "conversation"
+PENDING = "_pending_query"
+FULL_CARDS = 10  # older entries are listed compactly, so a long demo stays fast to redraw
 
 page_setup("playground")
-st.title("playground")
-st.info("This page is being built.")
+linked_query = apply_shared_link()
+render_domain_and_today()
+if CONVERSATION not in st.session_state:
+    st.session_state[CONVERSATION] = []
+    st.session_state["_conversation_seq"] = 0
+
+st.title("Query-routing playground")
+st.caption(
+    "Ask a business question in English or Indonesian. The router picks the tool(s) an AI agent "
+    "would call, says how sure it is, and shows why."
+)
+
+state = router_state(st.session_state.domain)
+show_lexicon_problem(state)
+router = state.router
+if router is None:
+    st.stop()
+thresholds = render_threshold_sliders(router)
+
+
+def _ask(query: str) -> None:
+    st.session_state[PENDING] = query
+
+
+def _clear() -> None:
+    st.session_state[CONVERSATION] = []
+
+
+def _route(query: str) -> None:
+    """Route one question and put its card on top; a failure becomes a friendly card."""
+    try:
+        result = router.route(query, today=st.session_state.today, thresholds=thresholds).to_dict()
+        entry = {"query": query, "result": result, "session_thresholds": thresholds}
+    except Exception as exc:  # never a traceback on the page: the card shows it in an expander
+        entry = {"query": query, "result": None, "failure": failure_details(exc)}
+    st.session_state["_conversation_seq"] += 1
+    entry["id"] = st.session_state["_conversation_seq"]
+    st.session_state[CONVERSATION].insert(0, entry)
+
+
+with st.container(key="query-box"):
+    typed = st.chat_input("Ask a question, e.g. “unpaid invoices this month” — press Enter", key="query", max_chars=1000)
+with st.container(horizontal=True, gap="small", key="examples"):
+    st.markdown("**Try:**")
+    for i, example in enumerate(playground_examples(router.domain)):
+        st.button(example, key=f"example-{i}", on_click=_ask, args=(example,), type="secondary")
+
+query = typed or st.session_state.pop(PENDING, None) or linked_query
+if query is not None:
+    _route(query.strip() or query)  # the router explains an empty or unreadable question itself
+
+conversation = st.session_state[CONVERSATION]
+latest_query = conversation[0]["query"] if conversation else None
+sync_url(latest_query)
+
+if conversation:
+    with st.container(horizontal=True, vertical_alignment="center", key="conversation-bar"):
+        st.markdown(f"**Conversation** · {len(conversation)} question{'s' if len(conversation) != 1 else ''}, newest first")
+        st.button("Clear", key="clear", on_click=_clear, icon=":material/delete_sweep:", type="tertiary")
+    for i, entry in enumerate(conversation[:FULL_CARDS]):
+        render_result_card(entry, key=str(entry["id"]), latest=i == 0)
+    older = conversation[FULL_CARDS:]
+    if older:
+        with st.expander(f"{len(older)} earlier question{'s' if len(older) != 1 else ''}"):
+            for entry in older:
+                status = (entry.get("result") or {}).get("status", "")
+                st.markdown(f"{status_badge(status)} &nbsp; {md_escape(entry['query'])}", unsafe_allow_html=True)
+else:
+    st.info("Type a question above or click an example. Each answer stays on screen as a card, newest first.", icon=":material/bolt:")

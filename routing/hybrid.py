@@ -28,7 +28,7 @@ from typing import Any, Callable, Mapping
 from .catalog import estimate_tokens, function_schema
 from .dates import DateSettings, resolve_expression
 from .errors import ErrorCode, LexiconError, Problem
-from .lexicon import Domain, Param, Tool
+from .lexicon import SHARED_DIR, Domain, Param, Tool
 from .llm import ChatRequest, LLMClient, LLMReply
 from .paths import decide_path
 from .schema import ErrorInfo, Path, RouteResult, Status
@@ -180,6 +180,12 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
     Raises LexiconError naming file, line and problem for everything wrong at once."""
     p = _Problems(_label(domain, "settings.yaml"))
     raw = domain.settings.extra.get("paths")
+    if raw is None:
+        # No section of its own (an imported domain): the shared defaults apply.
+        shared = domain.root.parent / SHARED_DIR / "paths.yaml"
+        p = _Problems(f"{shared.parent.parent.name}/{shared.parent.name}/{shared.name}")
+        data = read_yaml(shared, p.label) if shared.exists() else None
+        raw = data.get("paths") if isinstance(data, dict) else None
     if not isinstance(raw, dict):
         raise LexiconError([Problem(p.label, None, "no 'paths:' section: the hybrid path needs models, prices, a classifier and system prompts")])
     cls = raw.get("classifier")

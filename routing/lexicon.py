@@ -232,7 +232,7 @@ def domain_files(root: Path, name: str) -> list[Path]:
     folder = root / name
     shared = root / SHARED_DIR
     extra = sorted(p for p in folder.glob("*.yaml") if p.name not in DOMAIN_FILES and not p.name.startswith(("golden", "heldout")))
-    return [folder / f for f in DOMAIN_FILES] + extra + [shared / "words.yaml", shared / "dates.yaml"]
+    return [folder / f for f in DOMAIN_FILES] + extra + [shared / "words.yaml", shared / "dates.yaml", shared / "paths.yaml"]
 
 
 def list_domain_names(root: Path = DEFAULT_LEXICON_ROOT) -> list[str]:

@@ -31,6 +31,11 @@ class Router:
         self.index = RouterIndex(domain, self.date_lexicon)
         self.encoder = encoder
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
+        from .hybrid import path_config
+
+        # Path settings and tool groups are part of the lexicon: a broken one fails the build (the
+        # registry then keeps serving the last good router) instead of every result.
+        path_config(self)
 
     @classmethod
     def load(cls, name: str, root: FsPath | str = DEFAULT_LEXICON_ROOT, **kwargs) -> "Router":

@@ -10,7 +10,6 @@ import yaml
 from streamlit.testing.v1 import AppTest
 
 import ui.common
-from routing import RouterRegistry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,9 +19,10 @@ def scratch(tmp_path, monkeypatch) -> Path:
     """Pages route over (and write to) a copy of lexicons/: the repo's files are never touched."""
     root = tmp_path / "lexicons"
     shutil.copytree(ROOT / "lexicons", root, ignore=shutil.ignore_patterns(".history"))
-    registry = RouterRegistry(root)
-    monkeypatch.setattr(ui.common, "get_registry", lambda: registry)
-    return root
+    monkeypatch.setenv("ROUTING_LEXICONS", str(root))
+    ui.common.get_registry.clear()
+    yield root
+    ui.common.get_registry.clear()
 
 
 def app(page: str) -> AppTest:

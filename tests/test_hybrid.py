@@ -215,14 +215,22 @@ def _broken_copy(tmp_path, file: str, old: str, new: str) -> Path:
 
 def test_a_pipeline_naming_an_unknown_api_tool_is_reported_with_file_and_line(tmp_path, today):
     root = _broken_copy(tmp_path, "tools.yaml", "{tool: get_balance_sheet,", "{tool: get_balanse_sheet,")
-    router = Router.load("cfo", root)
+    # The path settings are part of the lexicon: building the router fails with file and line...
     with pytest.raises(LexiconError) as err:
-        load_path_config(router.domain)
+        Router.load("cfo", root)
     problem = err.value.problems[0]
     assert problem.file.endswith("cfo/tools.yaml") and problem.line and "get_balanse_sheet" in problem.message
-    # Routing still answers; the result says why the path fields are missing.
-    result = router.route("balance sheet", today=today).to_dict()
-    assert result["status"] == "activated" and "get_balanse_sheet" in result["path_config_error"]["message"]
+    # ...so a registry that had a good version keeps serving it.
+    from routing import RouterRegistry
+
+    good_root = _broken_copy(tmp_path / "good", "tools.yaml", "{tool: get_balance_sheet,", "{tool: get_balance_sheet,")
+    registry = RouterRegistry(good_root)
+    good = registry.state("cfo").router
+    path = good_root / "cfo" / "tools.yaml"
+    path.write_text(path.read_text().replace("{tool: get_balance_sheet,", "{tool: get_balanse_sheet,", 1))
+    state = registry.state("cfo")
+    assert state.router is good and "get_balanse_sheet" in str(state.error)
+    assert state.router.route("balance sheet", today=today).status.value == "activated"
 
 
 def test_an_api_tool_listed_under_two_meta_tools_is_refused(tmp_path):

@@ -1,0 +1,167 @@
+"""The result card: one routed question, drawn from its RouteResult.to_dict() (shared/CONTRACT.md),
+plus the friendly failure card. Every decision was made by routing; this only lays it out."""
+from __future__ import annotations
+
+import html
+import re
+import traceback
+
+import streamlit as st
+
+from ui.charts import date_timeline_figure, score_breakdown_figure
+from ui.common import TIER_COLORS, TIER_LABELS
+from ui.context import share_link
+from ui.path_view import render_events, render_path_indicator
+
+# Characters Markdown would act on, so a user's query is shown exactly as typed.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
+# Plotly's mode bar only gets in the way on these small charts.
+CHART_CONFIG = {"displayModeBar": False}
+
+
+def md_escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=False))
+
+
+def status_badge(status: str) -> str:
+    color = TIER_COLORS.get(status, "#6b7280")
+    label = TIER_LABELS.get(status, status)
+    return (
+        f"<span style='background:{color};color:#fff;border-radius:0.6rem;padding:0.12rem 0.6rem;"
+        f"font-size:0.85rem;font-weight:600;white-space:nowrap'>{label}</span>"
+    )
+
+
+def failure_details(exc: BaseException) -> str:
+    return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+
+
+def render_failure(message: str, details: str | None) -> None:
+    """A friendly message; the technical details only in an expander."""
+    st.error(message, icon=":material/error:")
+    if details:
+        with st.expander("Technical details"):
+            st.code(details, language="text")
+
+
+def render_result_card(entry: dict, *, key: str, latest: bool = False) -> None:
+    """One conversation entry: {"query", "result" (dict) or "failure" (text), "session_thresholds"}."""
+    with st.container(border=True, key=f"card-{key}"):
+        result = entry.get("result")
+        if result is None:
+            st.markdown(f"**{md_escape(entry.get('query', ''))}**")
+            render_failure("This question could not be routed. Nothing else is affected; try another question.", entry.get("failure"))
+            return
+        try:
+            _card_body(result, entry, key=key, latest=latest)
+        except Exception as exc:  # a drawing bug must not take the conversation down
+            render_failure("This result could not be drawn completely.", failure_details(exc))
+
+
+def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
+    status = result.get("status", "")
+    st.markdown(
+        f"{status_badge(status)} &nbsp; <span style='font-size:1.15rem;font-weight:600'>{md_escape(result.get('query', ''))}</span>",
+        unsafe_allow_html=True,
+    )
+    meta = [
+        f"domain **{result.get('domain')}**",
+        f"today {result.get('today')}",
+        f"{result.get('timing_ms', 0):.1f} ms",
+    ]
+    if entry.get("session_thresholds"):
+        meta.append("session thresholds " + ", ".join(f"{k} {v:.2f}" for k, v in entry["session_thresholds"].items()))
+    meta.append(f"[share link]({share_link(str(result.get('query', '')), result.get('domain', ''), result.get('today', ''))})")
+    st.caption(" · ".join(meta))
+
+    error = result.get("error")
+    if error:
+        st.error(f"**{error.get('code')}**: {error.get('message')}", icon=":material/report:")
+    elif status != "needs_clarification":
+        st.markdown(md_escape(result.get("message", "")))
+    for c in result.get("corrections") or []:
+        st.markdown(f":material/spellcheck: Read **{md_escape(c['from'])}** as **{md_escape(c['to'])}** (similarity {c.get('score', 0):.0f})")
+    if result.get("clarifying_question"):
+        st.info(result["clarifying_question"], icon=":material/help:")
+
+    render_path_indicator(result, key=key)
+
+    candidates = result.get("candidates") or []
+    matches = result.get("matches") or []
+    left, right = st.columns([1, 1], gap="medium")
+    with left:
+        if matches:
+            for m in matches:
+                _render_match(m)
+        elif not error and not result.get("available"):
+            st.caption("No tool is suggested for this question.")
+    with right:
+        if candidates:
+            st.markdown("**Why** · points per signal; dashed lines are the tier thresholds")
+            fig = _figure(entry, "scores", lambda: score_breakdown_figure(
+                candidates, result.get("thresholds") or {}, chosen=[m["name"] for m in matches]))
+            st.plotly_chart(fig, key=f"scores-{key}", config=CHART_CONFIG)
+        elif not error:
+            st.caption("No tool scored any points for this question.")
+    if not matches and result.get("available"):
+        _render_available(result["available"], expanded=latest)
+
+    dates = result.get("dates") or []
+    if dates:
+        _render_dates(dates, result.get("today"), key=key, entry=entry)
+
+    with st.expander("Events and raw JSON", icon=":material/data_object:"):
+        render_events(result)
+        st.json(result, expanded=False)
+
+
+def _render_match(m: dict) -> None:
+    conf = float(m.get("confidence", 0.0))
+    st.markdown(
+        f"**`{m['name']}`** · {m.get('kind', '')} · carried by *{m.get('match_type', '')}*"
+    )
+    st.progress(min(max(conf, 0.0), 1.0), text=f"confidence {conf:.2f}")
+    if m.get("description"):
+        st.markdown(md_escape(m["description"]))
+    suggested = m.get("suggested_params") or {}
+    chips = []
+    for p in m.get("key_params") or []:
+        chips.append(f"`{p}={suggested[p]}`" if p in suggested else f"`{p}`")
+    chips += [f"`{p}={v}`" for p, v in suggested.items() if p not in (m.get("key_params") or [])]
+    if chips:
+        st.markdown("Parameters: " + " ".join(chips))
+    for note in m.get("param_notes") or []:
+        st.caption(f":material/info: {md_escape(note)}")
+
+
+def _render_available(available: list[dict], *, expanded: bool) -> None:
+    with st.expander(f"The {len(available)} tools this domain has", expanded=expanded, icon=":material/list:"):
+        half = (len(available) + 1) // 2
+        for column, part in zip(st.columns(2), (available[:half], available[half:])):
+            column.markdown("\n".join(f"- `{t['name']}`: {md_escape(t.get('description', ''))}" for t in part))
+
+
+def _figure(entry: dict, name: str, build):
+    """Build a card's figure once and keep it with the entry: Plotly's validation costs ~10 ms a
+    figure, and every rerun redraws every card on screen (scripts/bench_rerun.py)."""
+    figures = entry.setdefault("_figures", {})
+    if name not in figures:
+        figures[name] = build()
+    return figures[name]
+
+
+def _render_dates(dates: list[dict], today: str | None, *, key: str, entry: dict) -> None:
+    st.markdown("**Dates** · inclusive ranges")
+    lines = []
+    for d in dates:
+        if d.get("start") and d.get("end"):
+            line = f"“{md_escape(d['text'])}” → **{d['start']} .. {d['end']}** · {d.get('kind')} · rule `{d.get('rule')}`"
+            if d.get("note"):
+                line += f" · {md_escape(d['note'])}"
+        else:
+            line = f"“{md_escape(d['text'])}” → not resolved: {md_escape(d.get('reason') or 'unknown reason')}"
+        lines.append("- " + line)
+    st.markdown("\n".join(lines))
+    if today and any(d.get("start") and d.get("end") for d in dates):
+        fig = _figure(entry, "dates", lambda: date_timeline_figure(dates, today))
+        st.plotly_chart(fig, key=f"dates-{key}", config=CHART_CONFIG)

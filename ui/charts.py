@@ -1,0 +1,173 @@
+"""Plotly figure builders for the pages: why a tool won (score breakdown) and which days a query
+means (date timeline). Pure functions of result dicts; the pages call st.plotly_chart on them.
+
+Figures are built from plain dicts and validated once by go.Figure; colours are mid-saturation so
+they read on light and dark themes (the pages draw with Streamlit's theme, transparent backgrounds).
+"""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Iterable
+
+import plotly.graph_objects as go
+
+from ui.common import TIER_COLORS
+
+# One colour per scoring signal, stable across charts; unknown signals take the spare colours.
+SIGNAL_COLORS = {
+    "keyword": "#4c78a8",
+    "synonym": "#72b7b2",
+    "fuzzy": "#9d755d",
+    "pattern": "#f58518",
+    "action": "#54a24b",
+    "example": "#b279a2",
+    "semantic": "#eeca3b",
+    "fuzzy_penalty": "#e45756",
+}
+SPARE_COLORS = ("#79706e", "#ff9da6", "#bab0ac", "#83bcb6", "#d67195")
+KIND_COLORS = {"calendar": "#2f6fdf", "rolling": "#e07b39"}
+TODAY_COLOR = "#c23b3b"
+# Which tier each threshold opens, so a threshold line has its tier's colour.
+THRESHOLD_TIERS = (("high", "activated"), ("medium", "multiple_matches"), ("low", "weak_matches"))
+
+_BASE_LAYOUT = {
+    "paper_bgcolor": "rgba(0,0,0,0)",
+    "plot_bgcolor": "rgba(0,0,0,0)",
+    "bargap": 0.35,
+    "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0, "title": {"text": ""}},
+}
+
+
+def signal_order(candidates: list[dict]) -> list[str]:
+    """Signals in a stable order: the known ones first (as in SIGNAL_COLORS), then the rest by name."""
+    seen = {s for c in candidates for s in (c.get("score_breakdown") or {})}
+    known = [s for s in SIGNAL_COLORS if s in seen]
+    return known + sorted(seen - set(known))
+
+
+def signal_color(signal: str, order: list[str]) -> str:
+    if signal in SIGNAL_COLORS:
+        return SIGNAL_COLORS[signal]
+    extras = [s for s in order if s not in SIGNAL_COLORS]
+    return SPARE_COLORS[extras.index(signal) % len(SPARE_COLORS)] if signal in extras else SPARE_COLORS[0]
+
+
+def score_breakdown_figure(candidates: list[dict], thresholds: dict, *, chosen: Iterable[str] = ()) -> go.Figure:
+    """One horizontal bar per candidate (best on top), stacked by signal, with the tier thresholds
+    as vertical lines in their tier's colour. Chosen tools are marked with a check in their label."""
+    chosen = set(chosen)
+    names = [c["name"] for c in candidates]
+    labels = [("✓ " if n in chosen else "") + n for n in names]
+    order = signal_order(candidates)
+    data = []
+    for signal in order:
+        values = [round(float((c.get("score_breakdown") or {}).get(signal, 0.0)), 4) for c in candidates]
+        if not any(values):
+            continue
+        data.append({
+            "type": "bar",
+            "orientation": "h",
+            "name": signal.replace("_", " "),
+            "x": values,
+            "y": labels,
+            "marker": {"color": signal_color(signal, order)},
+            "hovertemplate": f"%{{y}}<br>{signal}: %{{x:.3f}}<extra></extra>",
+        })
+    totals = [float(c.get("confidence", 0.0)) for c in candidates]
+    data.append({
+        "type": "scatter",
+        "mode": "text",
+        "x": [max(t, 0) + 0.02 for t in totals],
+        "y": labels,
+        "text": [f"{t:.2f}" for t in totals],
+        "textposition": "middle right",
+        "showlegend": False,
+        "hoverinfo": "skip",
+    })
+    shapes, annotations = [], []
+    for key, tier in THRESHOLD_TIERS:
+        value = thresholds.get(key)
+        if value is None:
+            continue
+        shapes.append({
+            "type": "line", "xref": "x", "yref": "paper", "x0": value, "x1": value, "y0": 0, "y1": 1,
+            "line": {"color": TIER_COLORS[tier], "width": 2, "dash": "dash"},
+        })
+        annotations.append({
+            # "low" reads leftwards and the others rightwards, so close thresholds do not overlap.
+            "x": value, "xref": "x", "y": 1, "yref": "paper", "yanchor": "bottom",
+            "xanchor": "right" if key == "low" else "left", "showarrow": False,
+            "text": f"{key} {value:.2f}", "font": {"color": TIER_COLORS[tier], "size": 11},
+        })
+    low_end = min([0.0] + [sum(v for v in (c.get("score_breakdown") or {}).values() if v < 0) for c in candidates])
+    layout = dict(
+        _BASE_LAYOUT,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.12 - 0.4 / max(len(candidates), 1), "xanchor": "left", "x": 0},
+        barmode="relative",
+        height=120 + 34 * max(len(candidates), 1),
+        margin={"l": 10, "r": 10, "t": 24, "b": 10},
+        xaxis={"range": [min(low_end - 0.02, -0.02), 1.12], "title": {"text": ""}, "zeroline": True, "tickformat": ".1f"},
+        yaxis={"autorange": "reversed", "automargin": True},
+        shapes=shapes,
+        annotations=annotations,
+    )
+    return go.Figure({"data": data, "layout": layout})
+
+
+def _day(value) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(str(value))
+
+
+def date_timeline_figure(ranges: list[dict], today: date | str) -> go.Figure:
+    """Each resolved range as a bar from its first to its last day (inclusive), coloured by kind
+    (calendar / rolling); today as a vertical line. Unresolved ranges are left out (the page lists them)."""
+    today = _day(today)
+    resolved = [r for r in ranges if r.get("start") and r.get("end")]
+    data, seen_kinds = [], set()
+    labels = []
+    for i, r in enumerate(resolved):
+        start, end = _day(r["start"]), _day(r["end"])
+        label = r.get("text") or f"range {i + 1}"
+        # Two ranges with the same words still get their own row.
+        while label in labels:
+            label += " "
+        labels.append(label)
+        kind = r.get("kind", "calendar")
+        days = (end - start).days + 1
+        data.append({
+            "type": "bar",
+            "orientation": "h",
+            "base": [start.isoformat()],
+            "x": [days * 86_400_000],  # a date axis measures bar length in milliseconds
+            "y": [label],
+            "name": kind,
+            "legendgroup": kind,
+            "showlegend": kind not in seen_kinds,
+            "marker": {"color": KIND_COLORS.get(kind, SPARE_COLORS[0])},
+            "hovertemplate": f"{label}<br>{start.isoformat()} .. {end.isoformat()} ({days} day{'s' if days != 1 else ''})"
+                             f"<br>{kind}, rule {r.get('rule', '')}<extra></extra>",
+        })
+        seen_kinds.add(kind)
+    starts = [_day(r["start"]) for r in resolved] + [today]
+    ends = [_day(r["end"]) for r in resolved] + [today]
+    lo, hi = min(starts), max(ends) + timedelta(days=1)
+    pad = max(timedelta(days=2), (hi - lo) / 20)
+    layout = dict(
+        _BASE_LAYOUT,
+        barmode="overlay",
+        height=110 + 30 * max(len(resolved), 1),
+        margin={"l": 10, "r": 10, "t": 30, "b": 30},
+        xaxis={"type": "date", "range": [(lo - pad).isoformat(), (hi + pad).isoformat()]},
+        yaxis={"autorange": "reversed", "automargin": True, "type": "category"},
+        shapes=[{
+            "type": "line", "xref": "x", "yref": "paper", "y0": 0, "y1": 1,
+            # Today's whole day is the span [today, today+1); the line sits at its middle.
+            "x0": f"{today.isoformat()} 12:00", "x1": f"{today.isoformat()} 12:00",
+            "line": {"color": TODAY_COLOR, "width": 2, "dash": "dot"},
+        }],
+        annotations=[{
+            "x": f"{today.isoformat()} 12:00", "xref": "x", "y": 1, "yref": "paper", "yanchor": "bottom",
+            "showarrow": False, "text": f"today {today.isoformat()}", "font": {"color": TODAY_COLOR, "size": 11},
+        }],
+    )
+    return go.Figure({"data": data, "layout": layout})

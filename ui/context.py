@@ -1,0 +1,129 @@
+"""The sidebar every Explore page shares (domain, "pretend today is", session thresholds) and the
+shareable link (?q=...&domain=...&today=...).
+
+st.session_state.domain and st.session_state.today are the shared values (ui.common.page_setup);
+the widgets have their own keys and copy into them, because Streamlit drops a widget's state when a
+page without that widget runs, and the shared values must survive page switches.
+"""
+from __future__ import annotations
+
+from datetime import date
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from routing import Router, Thresholds
+from ui.common import domain_names
+
+# The date picker's span: wide enough for any demo, fixed so the picker does not clamp to ±10 years.
+MIN_DAY, MAX_DAY = date(1900, 1, 1), date(2100, 12, 31)
+THRESHOLD_FIELDS = (
+    ("high", "Activated at or above"),
+    ("medium", "Multiple matches at or above"),
+    ("low", "Weak matches at or above"),
+    ("margin", "Lead needed to activate"),
+)
+LINK_APPLIED = "_shared_link_applied"
+LINK_NOTES = "_shared_link_notes"
+
+
+def _copy(src: str, dest: str) -> None:
+    st.session_state[dest] = st.session_state[src]
+
+
+def _mirror(widget_key: str, shared_key: str) -> None:
+    """Point a widget at the shared value before it is drawn. Always: after a page switch the
+    widget is a new one whose old value may still linger under the same key."""
+    st.session_state[widget_key] = st.session_state[shared_key]
+
+
+def apply_shared_link() -> str | None:
+    """On the session's first run of the page: take domain and today from the URL and return its
+    query (q) to route, or None. Bad values are reported in the sidebar, never raised."""
+    if st.session_state.get(LINK_APPLIED):
+        return None
+    st.session_state[LINK_APPLIED] = True
+    notes: list[str] = []
+    domain = (st.query_params.get("domain") or "").strip()
+    if domain:
+        if domain in domain_names():
+            st.session_state.domain = domain
+        else:
+            notes.append(f"The link names the domain “{domain}”, which does not exist here; showing “{st.session_state.domain}”.")
+    today = (st.query_params.get("today") or "").strip()
+    if today:
+        try:
+            st.session_state.today = min(max(date.fromisoformat(today), MIN_DAY), MAX_DAY)
+        except ValueError:
+            notes.append(f"The link's date “{today}” is not a date like 2026-01-22; using {st.session_state.today.isoformat()}.")
+    st.session_state[LINK_NOTES] = notes
+    query = (st.query_params.get("q") or "").strip()
+    return query or None
+
+
+def sync_url(query: str | None) -> None:
+    """Keep the address bar a shareable link to what is on screen (only written when it changes)."""
+    wanted = {"domain": st.session_state.domain, "today": st.session_state.today.isoformat()}
+    if query:
+        wanted = {"q": query, **wanted}
+    if dict(st.query_params) != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def share_link(query: str, domain: str, today: str) -> str:
+    return "?" + urlencode({"q": query, "domain": domain, "today": today})
+
+
+def render_domain_and_today() -> None:
+    """Domain picker and "pretend today is" in the sidebar; both write the shared session values."""
+    names = domain_names()
+    with st.sidebar:
+        for note in st.session_state.get(LINK_NOTES) or []:
+            st.warning(note, icon=":material/link_off:")
+        if not names:
+            st.error("No lexicon domains found. Add a folder under lexicons/ with tools.yaml and settings.yaml.")
+            return
+        if st.session_state.domain not in names:
+            st.session_state.domain = names[0]
+        _mirror("_w_domain", "domain")
+        st.selectbox(
+            "Domain", names, key="_w_domain", on_change=_copy, args=("_w_domain", "domain"),
+            help="Which lexicon (tools, synonyms, patterns) routes the questions.",
+        )
+        _mirror("_w_today", "today")
+        st.date_input(
+            "Pretend today is", key="_w_today", min_value=MIN_DAY, max_value=MAX_DAY, format="YYYY-MM-DD",
+            on_change=_copy, args=("_w_today", "today"),
+            help="Relative dates such as “last week” or “bulan ini” are resolved against this day. Default: the real today.",
+        )
+
+
+def _reset_thresholds(keys: list[str]) -> None:
+    for k in keys:
+        st.session_state.pop(k, None)
+
+
+def render_threshold_sliders(router: Router) -> dict | None:
+    """Session-only tier thresholds. Returns the override for Router.route, or None to use the
+    domain's own thresholds (unchanged sliders, or an order that makes no sense)."""
+    defaults: Thresholds = router.thresholds
+    keys = [f"_th_{router.name}_{name}" for name, _ in THRESHOLD_FIELDS]
+    values: dict[str, float] = {}
+    with st.sidebar.expander("Thresholds (this session only)", icon=":material/tune:"):
+        for (name, label), key in zip(THRESHOLD_FIELDS, keys):
+            values[name] = st.slider(
+                f"{name} · {label}", 0.0, 1.0, float(getattr(defaults, name)), 0.01, key=key,
+                persist_state="session",  # kept across page switches, like the rest of the session
+            )
+        changed = {k: v for k, v in values.items() if abs(v - getattr(defaults, k)) > 1e-9}
+        st.button(
+            "Reset to the domain's thresholds", on_click=_reset_thresholds, args=(keys,),
+            disabled=not changed, icon=":material/restart_alt:",
+        )
+        st.caption("Changes routing for your session only; the lexicon on disk is not touched (the Threshold tuner page saves).")
+        if not changed:
+            return None
+        if not values["low"] <= values["medium"] <= values["high"]:
+            st.warning("Thresholds must keep low ≤ medium ≤ high; routing uses the domain's thresholds until they do.")
+            return None
+        return changed
