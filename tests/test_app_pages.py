@@ -31,7 +31,7 @@ def run_app(**query_params) -> AppTest:
 
 def open_page(page: str) -> AppTest:
     at = run_app()
-    at.switch_page(f"pages/{page}.py")
+    at.switch_page(f"app_pages/{page}.py")
     at.run()
     assert not at.exception, at.exception
     return at
@@ -152,9 +152,9 @@ def test_session_thresholds_change_the_tier_but_not_the_lexicon_file():
     at = run_app()
     at.slider(key="_th_accounting_high").set_value(0.99)
     at.slider(key="_th_accounting_medium").set_value(0.95).run()
-    at.switch_page("pages/dates.py")  # session thresholds survive a visit to another page
+    at.switch_page("app_pages/dates.py")  # session thresholds survive a visit to another page
     at.run()
-    at.switch_page("pages/playground.py")
+    at.switch_page("app_pages/playground.py")
     at.run()
     result = ask(at, "show invoices")
     assert result["status"] == "weak_matches"
@@ -267,12 +267,12 @@ def test_domain_and_today_chosen_on_the_playground_carry_over_to_the_dates_page(
     at = run_app()
     at.selectbox(key="_w_domain").set_value(other).run()
     set_today(at, TODAY)
-    at.switch_page("pages/dates.py")
+    at.switch_page("app_pages/dates.py")
     at.run()
     assert not at.exception
     assert at.selectbox(key="_w_domain").value == other
     assert at.date_input(key="_w_today").value == TODAY
     assert f"Domain **{other}**" in texts(at) and "2026-01-22" in texts(at)
-    at.switch_page("pages/playground.py")
+    at.switch_page("app_pages/playground.py")
     at.run()
     assert at.session_state["domain"] == other and at.session_state["today"] == TODAY

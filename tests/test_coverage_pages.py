@@ -37,7 +37,7 @@ def chart_specs(at: AppTest) -> list[dict]:
 
 
 def test_coverage_runs_golden_set_and_filters_failures(scratch):
-    at = app("pages/coverage.py").run()
+    at = app("app_pages/coverage.py").run()
     assert not at.exception
     at.button(key="coverage_run_button").click().run()
     assert not at.exception
@@ -60,7 +60,7 @@ def test_coverage_runs_golden_set_and_filters_failures(scratch):
 
 
 def test_coverage_upload_and_fix_opens_editor_prefilled(scratch):
-    at = app("pages/coverage.py").run()
+    at = app("app_pages/coverage.py").run()
     at.radio(key="coverage_source").set_value("Upload a file").run()
     # A file upload cannot be driven in AppTest; run the same cases through the page's state instead.
     from routing.evaluate import GoldenCase
@@ -86,7 +86,7 @@ def test_tuner_slider_changes_tiers_and_apply_writes_yaml(scratch):
     settings = scratch / "accounting" / "settings.yaml"
     before = settings.read_text()
     repo_before = (ROOT / "lexicons" / "accounting" / "settings.yaml").read_text()
-    at = app("pages/tuner.py").run()
+    at = app("app_pages/tuner.py").run()
     assert not at.exception
     counts = dict(at.session_state["tuner_tier_counts"])
     titles = [spec["layout"]["title"]["text"] for spec in chart_specs(at)]

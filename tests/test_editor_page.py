@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 import ui.common
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE = str(ROOT / "pages" / "editor.py")
+PAGE = str(ROOT / "app_pages" / "editor.py")
 TODAY = "2026-01-22"
 K = "ed:accounting:"
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from routing.hybrid import next_context
 from ui.cards import failure_details, md_escape, render_result_card, status_badge
 from ui.common import page_setup, router_state, show_lexicon_problem
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
@@ -43,8 +44,11 @@ def _clear() -> None:
 
 def _route(query: str) -> None:
     """Route one question and put its card on top; a failure becomes a friendly card."""
+    previous = next((e["result"] for e in st.session_state[CONVERSATION] if e.get("result")), None)
+    # The conversation's mode carries over, so an action asked in a cfo conversation switches mode.
+    context = next_context(previous) if previous and previous.get("domain") == router.name else None
     try:
-        result = router.route(query, today=st.session_state.today, thresholds=thresholds).to_dict()
+        result = router.route(query, today=st.session_state.today, thresholds=thresholds, context=context).to_dict()
         entry = {"query": query, "result": result, "session_thresholds": thresholds}
     except Exception as exc:  # never a traceback on the page: the card shows it in an expander
         entry = {"query": query, "result": None, "failure": failure_details(exc)}

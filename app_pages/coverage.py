@@ -191,7 +191,7 @@ if saved and saved["domain"] == domain:
                 c2.info("This domain has no synonyms yet: the editor can add the first term.")
         if st.button("Fix in the editor", type="primary", icon=":material/edit_note:", key="coverage_fix_button"):
             st.session_state["editor_prefill"] = editor_prefill(domain, row.query, gaps[word_i] if gaps else None, canonical if gaps else None)
-            st.switch_page("pages/editor.py")
+            st.switch_page("app_pages/editor.py")
 
 # ------------------------------------------------------------------ bring your own intents
 
