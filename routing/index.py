@@ -18,7 +18,7 @@ from .dates import DateLexicon, DateRange, DateSettings, find_dates
 from .lexicon import Domain, Tool
 from .patterns import check_regex
 from .schema import Correction
-from .text import Token, normalize, tokenize, words
+from .text import Token, clean, normalize, tokenize, words
 
 # Strength a verb lends to its kind: a plain verb ("list", "cari") vs one that could mean several
 # kinds ("show", "tampilkan"). Weak is kept low so "show invoices" stays ambiguous, as it is.
@@ -86,6 +86,7 @@ class QueryAnalysis:
     actions: tuple[tuple[str, float], ...]
     vague: tuple[str, ...]
     keys: tuple[str, ...]  # content keys in order (concepts, literals, verbs): for phrases and examples
+    names: tuple[str, ...] = ()  # unknown words written with a capital inside the query: likely a name
 
     @property
     def normalized(self) -> str:
@@ -327,6 +328,10 @@ class RouterIndex:
     def analyze(self, query: str, *, today: date, correct: bool = True) -> QueryAnalysis:
         norm = normalize(query)
         raw_tokens = tokenize(norm)
+        # Capitals are the one language-free sign of a name ("PT Maju Jaya", "Ibu Ratna"); the first
+        # word of a sentence does not count.
+        cased = tokenize(clean(query))
+        capital = [i > 0 and t.text[:1].isupper() for i, t in enumerate(cased)] if len(cased) == len(raw_tokens) else [False] * len(raw_tokens)
         corrections: list[Correction] = []
         corrected_idx: set[int] = set()
         replaced: list[str] = []
@@ -413,6 +418,7 @@ class RouterIndex:
             literals=tuple(literals),
             actions=tuple(actions),
             vague=tuple(vague),
+            names=tuple(u.surface for u in units if u.role == "literal" and capital[u.first]),
             keys=tuple(keys),
         )
 

@@ -68,6 +68,8 @@ class Weights:
     # Kinds that take free text as an argument (a name, a search term): unknown words in the
     # query are that argument, so they do not count against these tools.
     argument_kinds: tuple[str, ...] = ("search", "detail", "create", "action")
+    # Kinds a name in the query points to (a capitalised unknown word: "bills from CV Abadi").
+    name_kinds: tuple[str, ...] = ("search",)
     # Action verbs count in example similarity at this fraction of a content word.
     example_verb_weight: float = 0.5
 
@@ -364,6 +366,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         explicit_kinds=kinds_list("explicit_kinds", ["create", "action"]),
         identifier_kinds=kinds_list("identifier_kinds", ["detail"]),
         argument_kinds=kinds_list("argument_kinds", ["search", "detail", "create", "action"]),
+        name_kinds=kinds_list("name_kinds", ["search"]),
     )
     name = str(data.get("name") or folder_name)
     if name != folder_name:

@@ -107,6 +107,8 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
     out: dict[int, Signal] = {}
     argument_kinds = index.domain.settings.weights.argument_kinds
     asked_kinds = {k for k, _ in a.actions} | ({"detail"} if any(u.role == "number" for u in a.units) else set())
+    if _name_points_to_search(a, index.domain.settings.weights):
+        asked_kinds |= set(index.domain.settings.weights.name_kinds)
     seen_concepts: set[str] = set()
     masses = []
     for ui, u in content:
@@ -168,6 +170,8 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
     for kind in index.kinds:
         if strong:
             value, why = (1.0, ["verb"]) if kind in strong else (0.0, [])
+            if has_number and kind in strong and kind not in weights.identifier_kinds and strong & set(weights.identifier_kinds):
+                value = 1.0 - weights.kind_bonus  # "cek invoice 77": the number says which of the verb's kinds
         elif kind in weights.explicit_kinds and kind not in named:
             value, why = 0.0, []
         elif kind in weights.identifier_kinds and not has_identifier:
@@ -182,8 +186,18 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
                 value, why = value + weights.kind_bonus, why + ["date range"]
             if has_number and kind in weights.identifier_kinds:
                 value, why = value + 2 * weights.kind_bonus, why + ["record number"]
+            if kind in weights.name_kinds and _name_points_to_search(a, weights):
+                value, why = value + weights.kind_bonus, why + ["a name"]
         fit[kind] = (min(value, 1.0), kind + (f" ({', '.join(why)})" if why else ""))
     return fit
+
+
+def _name_points_to_search(a: QueryAnalysis, weights: Weights) -> bool:
+    """A name asks for a search, unless a verb hands it to another kind ("record a bill from Tata")."""
+    if not a.names:
+        return False
+    other = set(weights.argument_kinds) - set(weights.name_kinds)
+    return not any(kind in other for kind, _ in a.actions)
 
 
 def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
