@@ -41,6 +41,8 @@ from typing import Callable, Iterable
 
 import yaml
 
+from .yamlio import LineDict, load_with_lines
+
 __all__ = [
     "DateLexicon",
     "DateRange",
@@ -126,48 +128,8 @@ class DateRange:
 # YAML loading with line numbers, so a malformed lexicon names file and line
 
 
-class _Map(dict):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.line = 0
-        self.key_lines: dict = {}
-
-
-class _Seq(list):
-    line = 0
-    item_lines: list
-
-
-class _LineLoader(yaml.SafeLoader):
-    pass
-
-
-def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> _Map:
-    loader.flatten_mapping(node)
-    out = _Map()
-    out.line = node.start_mark.line + 1
-    out.key_lines = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        try:
-            hash(key)
-        except TypeError:
-            raise yaml.constructor.ConstructorError(
-                None, None, "unhashable key", key_node.start_mark) from None
-        out[key] = loader.construct_object(value_node, deep=True)
-        out.key_lines[key] = key_node.start_mark.line + 1
-    return out
-
-
-def _construct_seq(loader: _LineLoader, node: yaml.SequenceNode) -> _Seq:
-    out = _Seq(loader.construct_object(child, deep=True) for child in node.value)
-    out.line = node.start_mark.line + 1
-    out.item_lines = [child.start_mark.line + 1 for child in node.value]
-    return out
-
-
-_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_map)
-_LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
+# The project's line-aware loader (routing.yamlio): mappings and sequences remember their lines.
+_Map = LineDict
 
 
 def _norm(text: str) -> str:
@@ -997,7 +959,7 @@ def load_date_lexicon(path: Path | str | None = None) -> DateLexicon:
     except OSError as exc:
         raise ValueError(f"{path}:0: cannot read: {exc}") from exc
     try:
-        data = yaml.load(text, Loader=_LineLoader)
+        data = load_with_lines(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 0

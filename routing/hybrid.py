@@ -33,7 +33,7 @@ from .llm import ChatRequest, LLMClient, LLMReply
 from .paths import decide_path
 from .schema import ErrorInfo, Path, RouteResult, Status
 from .text import words
-from .yamlio import LineDict, LineList, read_yaml
+from .yamlio import LineDict, LineList, ProblemCollector, line_of, read_yaml
 
 GENERAL_CHAT = "general_chat"
 TIERS = ("cheap", "capable")
@@ -124,22 +124,10 @@ class PathConfig:
         return list(dict.fromkeys(self.enrichments_by_output[o] for o in outputs if o in self.enrichments_by_output))
 
 
-class _Problems:
-    def __init__(self, label: str):
-        self.label = label
-        self.items: list[Problem] = []
-
-    def add(self, line: int | None, message: str) -> None:
-        self.items.append(Problem(self.label, line, message))
+_line = line_of
 
 
-def _line(node: Any, key: Any = None) -> int:
-    if isinstance(node, (LineDict, LineList)):
-        return node.line_of(key) if key is not None else node.line
-    return 0
-
-
-def _phrases(value: Any, p: _Problems, line: int, what: str) -> tuple[tuple[str, ...], ...]:
+def _phrases(value: Any, p: ProblemCollector, line: int, what: str) -> tuple[tuple[str, ...], ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
@@ -155,7 +143,7 @@ def _phrases(value: Any, p: _Problems, line: int, what: str) -> tuple[tuple[str,
     return tuple(out)
 
 
-def _num(node: Any, key: str, p: _Problems, where: str, default: float, *, lo: float = 0.0) -> float:
+def _num(node: Any, key: str, p: ProblemCollector, where: str, default: float, *, lo: float = 0.0) -> float:
     value = node.get(key, default) if isinstance(node, dict) else default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < lo:
         p.add(_line(node, key), f"{where}.{key} must be a number >= {lo:g}, not {value!r}")
@@ -178,12 +166,12 @@ def _outputs(value: Any) -> tuple[str, ...]:
 def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
     """Read and check the domain's `paths:` settings, groups.yaml and the intents' path keys.
     Raises LexiconError naming file, line and problem for everything wrong at once."""
-    p = _Problems(_label(domain, "settings.yaml"))
+    p = ProblemCollector(_label(domain, "settings.yaml"))
     raw = domain.settings.extra.get("paths")
     if raw is None:
         # No section of its own (an imported domain): the shared defaults apply.
         shared = domain.root.parent / SHARED_DIR / "paths.yaml"
-        p = _Problems(f"{shared.parent.parent.name}/{shared.parent.name}/{shared.name}")
+        p = ProblemCollector(f"{shared.parent.parent.name}/{shared.parent.name}/{shared.name}")
         data = read_yaml(shared, p.label) if shared.exists() else None
         raw = data.get("paths") if isinstance(data, dict) else None
     if not isinstance(raw, dict):
@@ -246,8 +234,8 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
                 if domain.tool(str(n)) is None:
                     p.add(_line(tc, cat), f"paths.tool_categories.{cat}: unknown tool {n!r}")
     tool_categories = {t.name: str(t.category or mapped.get(t.name) or default_category) for t in domain.tools}
-    meta_tools, send = _load_groups(domain, p.items)
-    tp = _Problems(_label(domain, "tools.yaml"))
+    meta_tools, send = _load_groups(domain, p.problems)
+    tp = ProblemCollector(_label(domain, "tools.yaml"))
     underlying = {name for m in meta_tools for name in m.tools}
     meta_names = {m.name for m in meta_tools}
     for t in domain.tools:
@@ -282,7 +270,7 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
         period = t.extra.get("default_period")
         if period is not None and not _period_resolves(str(period), domain, date_lexicon):
             tp.add(None, f"tool {t.name}: default_period {period!r} is not a date expression the resolver knows")
-    problems = p.items + tp.items
+    problems = p.problems + tp.problems
     if problems:
         raise LexiconError(problems)
     cfg = PathConfig(
@@ -330,7 +318,7 @@ def _load_groups(domain: Domain, problems: list[Problem]) -> tuple[tuple[MetaToo
     if not path.exists():
         return (), {}
     label = _label(domain, GROUPS_FILE)
-    p = _Problems(label)
+    p = ProblemCollector(label)
     try:
         data = read_yaml(path, label)
     except LexiconError as exc:
@@ -384,7 +372,7 @@ def _load_groups(domain: Domain, problems: list[Problem]) -> tuple[tuple[MetaToo
             for n in send[str(cat)]:
                 if n not in groups:
                     p.add(_line(send_raw, cat), f"send.{cat}: no meta-tool is in group {n!r}")
-    problems.extend(p.items)
+    problems.extend(p.problems)
     return tuple(out), send
 
 

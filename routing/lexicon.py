@@ -21,7 +21,7 @@ from typing import Any
 from .errors import LexiconError, Problem
 from .patterns import PatternSafetyError, check_regex
 from .text import words
-from .yamlio import LineDict, LineList, read_yaml
+from .yamlio import LineDict, LineList, ProblemCollector, line_of, read_yaml
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # ROUTING_LEXICONS points the app and CLI at another lexicon folder (tests use a scratch copy).
@@ -167,23 +167,8 @@ class Domain:
 # ---------------------------------------------------------------- helpers
 
 
-class _Collector:
-    """Gathers problems for one file, so a single load reports all of them."""
-
-    def __init__(self, label: str):
-        self.label = label
-        self.problems: list[Problem] = []
-
-    def add(self, line: int | None, message: str) -> None:
-        self.problems.append(Problem(self.label, line, message))
-
-
-def _line(node: Any, key: Any = None) -> int:
-    if isinstance(node, LineDict):
-        return node.line_of(key) if key is not None else node.line
-    if isinstance(node, LineList):
-        return node.line_of(key) if isinstance(key, int) else node.line
-    return 0
+_Collector = ProblemCollector
+_line = line_of
 
 
 def _as_str_list(value: Any, where: _Collector, line: int, what: str) -> list[str]:

@@ -22,6 +22,10 @@ class LineDict(dict):
     def line_of(self, key: Any) -> int:
         return self.lines.get(key, self.line)
 
+    @property
+    def key_lines(self) -> dict[Any, int]:
+        return self.lines
+
 
 class LineList(list):
     """A sequence that remembers the line of itself and of each item (1-based)."""
@@ -34,6 +38,10 @@ class LineList(list):
 
     def line_of(self, index: int) -> int:
         return self.lines[index] if 0 <= index < len(self.lines) else self.line
+
+    @property
+    def item_lines(self) -> list[int]:
+        return self.lines
 
 
 class _DuplicateKey(yaml.MarkedYAMLError):
@@ -90,10 +98,35 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _co
 _LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
 
 
+def load_with_lines(text: str) -> Any:
+    """Parse YAML into LineDict / LineList (yaml.YAMLError on bad syntax)."""
+    return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+
+
+def line_of(node: Any, key: Any = None) -> int:
+    """The line of a key in a LineDict, an item in a LineList, or the node itself; 0 if unknown."""
+    if isinstance(node, LineDict):
+        return node.line_of(key) if key is not None else node.line
+    if isinstance(node, LineList):
+        return node.line_of(key) if isinstance(key, int) else node.line
+    return 0
+
+
+class ProblemCollector:
+    """Gathers the problems of one file, so a single load reports all of them."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.problems: list[Problem] = []
+
+    def add(self, line: int | None, message: str) -> None:
+        self.problems.append(Problem(self.label, line, message))
+
+
 def parse_yaml(text: str, file_label: str) -> Any:
     """Parse YAML text; raise LexiconError naming the file and line on any syntax problem."""
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+        return load_with_lines(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None

@@ -210,7 +210,7 @@ def test_default_lexicon_path_is_the_shared_yaml():
     ("en:\n  numbers:\n    values: {one: x}\n", 3, "whole number"),
     ("en:\n  modifier_position: sideways\n", 2, "before"),
     ("en:\n  units: [day\n", 3, ""),
-    ("en:\n  rolling:\n    after_unit: [ago, on]\n", 3, "not a word"),   # YAML 1.1 reads "on" as true
+    ("en:\n  rolling:\n    after_unit: [ago, true]\n", 3, "not a word"),   # a boolean, not a word
 ])
 def test_malformed_lexicon_names_file_and_line(tmp_path, content, line, fragment):
     path = tmp_path / "dates.yaml"
@@ -220,6 +220,13 @@ def test_malformed_lexicon_names_file_and_line(tmp_path, content, line, fragment
     message = str(info.value)
     assert message.startswith(f"{path}:{line}:"), message
     assert fragment in message
+
+
+def test_yes_no_on_off_are_words_not_booleans(tmp_path):
+    text = LEXICON_FILE.read_text(encoding="utf-8").replace("    last: [lalu, kemarin,", "    last: [lalu, on, kemarin,", 1)
+    path = tmp_path / "dates.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert "on" in load_date_lexicon(path).vocabulary()
 
 
 def test_a_new_word_in_yaml_is_picked_up(tmp_path):
