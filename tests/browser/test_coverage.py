@@ -2,6 +2,10 @@
 saving the synonym makes it route."""
 from __future__ import annotations
 
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
+
 from routing import Router, Status, store
 
 from .conftest import shot, wait_idle
@@ -36,7 +40,8 @@ def test_not_found_query_fixed_through_the_editor(page, app_url, lexicon_copy, t
     page.get_by_role("button", name="Fix in the editor").click()
     wait_idle(page)
     page.get_by_role("heading", name="Lexicon editor").wait_for()
-    assert page.get_by_label("New variant (any language)").input_value() == "kwitansi"
+    # The prefill lands in the form on the editor's first run; wait for it rather than read once.
+    expect(page.get_by_label("New variant (any language)")).to_have_value("kwitansi", timeout=20_000)
     try:
         page.get_by_role("button", name="Add", exact=True).click()
         wait_idle(page)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
 from tests.browser.conftest import shot, wait_idle
 
