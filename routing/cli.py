@@ -6,6 +6,7 @@ lexicon.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 from datetime import date
@@ -33,10 +34,18 @@ def _dump(obj) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
+def _domain_name(args) -> str:
+    """An unknown domain is a bad argument (exit 2), not a broken lexicon."""
+    known = list_domain_names(Path(args.lexicons))
+    if args.domain not in known:
+        raise UsageError(f"unknown domain {args.domain!r}; known: {', '.join(known) or 'none'}")
+    return args.domain
+
+
 def _router(args):
     from .router import Router
 
-    return Router(load_domain(args.domain, args.lexicons))
+    return Router(load_domain(_domain_name(args), args.lexicons))
 
 
 def cmd_route(args) -> int:
@@ -55,9 +64,8 @@ def cmd_batch(args) -> int:
     router = _router(args)
     today = _today(args.today)
     for line in sys.stdin:
-        query = line.rstrip("\n")
-        if not query.strip():
-            continue
+        # One result per input line, blank lines included (INVALID_QUERY), so lines stay aligned.
+        query = line.rstrip("\r\n")
         print(_dump(router.route(query, today=today).to_dict()), flush=False)
     sys.stdout.flush()
     return EXIT_OK
@@ -68,8 +76,8 @@ def cmd_dates(args) -> int:
 
     settings = DateSettings()
     if args.domain:
-        s = load_domain(args.domain, args.lexicons).settings
-        settings = DateSettings(week_start=s.week_start, fiscal_year_start_month=s.fiscal_year_start_month)
+        s = load_domain(_domain_name(args), args.lexicons).settings
+        settings = DateSettings(week_start=s.week_start, fiscal_year_start_month=s.fiscal_year_start_month, fiscal_year_label=s.fiscal_year_label)
     lexicon = load_date_lexicon(Path(args.lexicons) / "_shared" / "dates.yaml")
     if args.batch:
         for n, line in enumerate(sys.stdin, 1):
@@ -110,14 +118,19 @@ def cmd_eval(args) -> int:
     from .evaluate import golden_path, load_golden, load_labelled_csv, run_cases
 
     router = _router(args)
+    if args.today is not None:
+        _today(args.today)
     if args.data:
-        cases = load_labelled_csv(args.data, text_col=args.text_col, label_col=args.label_col)
+        try:
+            cases = load_labelled_csv(args.data, text_col=args.text_col, label_col=args.label_col)
+        except (OSError, UnicodeDecodeError, csv.Error) as exc:
+            raise UsageError(f"cannot read {args.data}: {exc}") from None
         from .importer import relabel_cases  # labels an import had to rename
 
         cases = relabel_cases(router.domain, cases)
     else:
         path = Path(args.golden) if args.golden else golden_path(router)
-        if not path.exists():
+        if not path.is_file():
             raise UsageError(f"no golden corpus at {path}; pass --data FILE.csv")
         cases = load_golden(path)
     report = run_cases(router, cases, default_today=args.today)

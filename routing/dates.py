@@ -13,17 +13,35 @@ Conventions chosen here (each also pinned by a test):
   "last week" / "minggu lalu" is the previous calendar week. "last 1 week" states a number, so it
   is rolling too.
 - "N days ago" / "N hari yang lalu" is the rolling window (CONTRACT), not the single day N days back.
-- "this weekend" is the Saturday of the current week and the Sunday after it, whole, even when it
-  is still ahead; "last weekend" the same one week earlier.
+- "this weekend" is the Saturday-Sunday pair of today's Monday-to-Sunday week, whole, even when it
+  is still ahead, whatever the domain's week start (on Sunday 2026-01-25 it is 24-25 January, also
+  with weeks starting on Sunday); "last weekend" the pair one week earlier, "next weekend" later.
 - Q1..Q4 without a year are the calendar quarters of today's year, whole, even when the quarter is
   still ahead (CONTRACT: "Q1" at 2026-01-22 is 2026-01-01..2026-03-31). Quarters are calendar
   quarters whatever the fiscal year; "this quarter" is quarter start..today.
-- A fiscal year is labelled by the calendar year it starts in: with an April start, FY2025 and
-  "FY 2025-26" are 2025-04-01..2026-03-31; "FY25" is FY2025. "FY" / "this fiscal year" is fiscal
-  year start..today.
+- A quarter or month followed by a relative year is that quarter or month of that year, one range:
+  "Q4 last year" / "kuartal 4 tahun lalu" / "Q4 of last year" = Q4 of today's year - 1,
+  "March next year" = March of today's year + 1 ("15 March last year" is that day).
+- A fiscal year label "FY2025" / "FY25" / "tahun fiskal 2025" names the year it starts in by default
+  (DateSettings.fiscal_year_label "start": with an April start, 2025-04-01..2026-03-31) or, with
+  "end" (Indian usage), the year it ends in (2024-04-01..2025-03-31). A two-year label "FY 2024-25"
+  always names the year that starts in its first year. With a January start both agree.
+  "FY" / "this fiscal year" is fiscal year start..today.
 - A month named without a year is that month of this year, whole (also the current month), or of
   last year when it has not begun yet. A day without a year ("15 Maret") is the most recent such
   day that is not after today. The same choice is made for the start of a span without a year.
+- this / last / next before a month name (after it in Indonesian: "Maret lalu"), whole months:
+  "this March" = March of today's year; "last March" = the latest March before the current month
+  (this year's if March is before today's month, else last year's, so on 22 January 2026 "last
+  January" is January 2025); "next March" = the first March after the current month. "since
+  March" / "sejak Maret" = 1 March of the latest March that has begun (as for a bare month) ..
+  today, rule since_month.
+- "first week of January" / "minggu pertama Januari" = days 1-7 of that month (week n = days
+  7n-6..7n, cut at the month's end), the month's year chosen as for a bare month. Other parts of a
+  month ("mid-January", "end of March", "awal Maret") are not resolved: the whole phrase is left
+  unmatched rather than read as the whole month.
+- A lone day that takes the other end's month ("15-1 Januari", "Januari 15-1") must not run
+  backwards: such a span is unresolved (it is not read as crossing the new year).
 - Explicit spans include both ends ("from March to May" ends 31 May).
 - Arithmetic that runs past 0001-01-01 or 9999-12-31 is clamped with a note; a range that lies
   wholly outside, and impossible dates ("32 Januari", "Q5", "last 0 days"), come back unresolved
@@ -68,12 +86,13 @@ _LANGUAGE_SECTIONS = (
     "modifier_position", "phrases", "units", "one_unit", "modifiers", "rolling", "numbers",
     "ordinals", "ordinal_suffixes", "ordinal_prefixes", "months", "months_needing_context",
     "month_prefixes", "day_prefixes", "day_month_joiners", "year_context", "year_joiners", "spans",
+    "month_modifiers", "since_month", "month_parts", "year_genitives",
 )
 _SPAN_KEYS = ("from", "to", "between", "and", "end")
 _MESSAGE_KEYS = (
     "bad_day", "bad_day_in_year", "bad_month", "bad_quarter", "empty_window", "year_zero",
     "before_calendar", "after_calendar", "clamped_start", "clamped_end", "end_before_start",
-    "bad_fiscal_label",
+    "bad_fiscal_label", "bad_week_of_month",
 )
 _MAX_ORDINAL = date.max.toordinal()
 # Numbers longer than this are only ever "too far back"; int() of a huge digit string is slow.
@@ -91,6 +110,7 @@ _E = r"(?!\w)"    # end of a word
 class DateSettings:
     week_start: int = 0               # 0 = Monday ... 6 = Sunday
     fiscal_year_start_month: int = 1  # 4 = April (India), 1 = January (Indonesia)
+    fiscal_year_label: str = "start"  # "FY2025" names the year it starts in ("start") or ends in ("end")
 
 
 @dataclass(frozen=True)
@@ -205,11 +225,17 @@ def _put(table: dict, word: str, value, reader: _Reader, line: int, what: str) -
     table[word] = value
 
 
+# What a blocking family returns: it takes its span from the others and is never reported.
+_BLOCKED = object()
+
+
 @dataclass
 class _Family:
     """One compiled pattern and the function that turns a match into a DateRange (or None)."""
     pattern: re.Pattern
     build: Callable
+    needs_month: bool = False   # skipped unless the text has a month name (a cheap gate)
+    trigger: re.Pattern | None = None   # ...and one of the words this family cannot match without
 
 
 class DateLexicon:
@@ -239,12 +265,15 @@ class DateLexicon:
         self._joiners: set[str] = set()
         self._ordinal_value: dict[str, int] = {}
         self._month_of: dict[str, int] = {}
+        self._month_modifier_of: dict[str, dict[str, str]] = {}  # language -> word -> this/last/next
+        self._year_phrase_of: dict[str, str] = {}                 # "last year", "tahun lalu" -> last
+        month_modifiers: list[tuple[str, str, list[str]]] = []    # (language, position, words)
         alone_months: set[str] = set()
         context_months: set[str] = set()
         roles: dict[str, set[str]] = {name: set() for name in (
             "ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes",
-            "day_month_joiners", "year_context", "year_joiners", *_SPAN_KEYS,
-            "before_number", "after_unit", "next_before_number", "next_after_unit")}
+            "day_month_joiners", "year_context", "year_joiners", "month_parts", "year_genitives", "since_before",
+            "since_after", *_SPAN_KEYS, "before_number", "after_unit", "next_before_number", "next_after_unit")}
         languages: list[tuple[str, str, dict[str, list[str]], dict[str, list[str]], list[str]]] = []
 
         for code, block in data.items():
@@ -346,8 +375,32 @@ class DateLexicon:
                                                f"{where}.months_needing_context"))
 
             for key in ("ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes",
-                        "day_month_joiners", "year_context", "year_joiners"):
+                        "day_month_joiners", "year_context", "year_joiners", "month_parts",
+                        "year_genitives"):
                 roles[key].update(reader.words(block, key, f"{where}.{key}"))
+            since = reader.mapping(block, "since_month", f"{where}.since_month")
+            for key in since:
+                if key not in ("before", "after"):
+                    reader.fail(since.key_lines.get(key, since.line),
+                                f"{where}.since_month: unknown key {key!r} (known: before, after)")
+                roles["since_" + key].update(reader.words(since, key, f"{where}.since_month.{key}"))
+            month_mods = reader.mapping(block, "month_modifiers", f"{where}.month_modifiers")
+            own_month: dict[str, str] = {}
+            for mod in month_mods:
+                if mod not in _MODIFIERS:
+                    reader.fail(month_mods.key_lines.get(mod, month_mods.line),
+                                f"{where}.month_modifiers: unknown modifier {mod!r} (known: this, last, next)")
+                for word in reader.words(month_mods, mod, f"{where}.month_modifiers.{mod}"):
+                    _put(own_month, word, mod, reader, month_mods.key_lines[mod], "month modifier")
+            self._month_modifier_of[where] = own_month
+            if own_month:
+                month_modifiers.append((where, position, list(own_month)))
+            # "last year" / "tahun lalu" as one phrase, for "Q4 last year", "Maret tahun lalu".
+            for mod, words in modifier_words.items():
+                for word in words:
+                    for unit_word in unit_words.get("year", []):
+                        phrase = f"{word} {unit_word}" if position == "before" else f"{unit_word} {word}"
+                        self._year_phrase_of.setdefault(phrase, mod)
             spans = reader.mapping(block, "spans", f"{where}.spans")
             for key in spans:
                 if key not in _SPAN_KEYS:
@@ -366,7 +419,7 @@ class DateLexicon:
         for table in (self._phrase_rule, self._unit_of, self._one_unit_of, self._number_value,
                       self._scale_value, self._teen_value, self._ordinal_value, self._month_of):
             self._vocabulary.update(table)
-        for own in self._modifier_of.values():
+        for own in (*self._modifier_of.values(), *self._month_modifier_of.values()):
             self._vocabulary.update(own)
         for words in roles.values():
             self._vocabulary.update(words)
@@ -375,7 +428,7 @@ class DateLexicon:
             self._vocabulary.update(single)
         self._single_words = {w for _, _, _, _, single in languages for w in single}
 
-        self._compile(languages, alone_months, quarter_letters)
+        self._compile(languages, alone_months, quarter_letters, month_modifiers)
 
     # ----------------------------------------------------------------------------------------
 
@@ -397,7 +450,8 @@ class DateLexicon:
 
     # ----------------------------------------------------------------------------------------
 
-    def _compile(self, languages, alone_months: set[str], quarter_letters: list[str]) -> None:
+    def _compile(self, languages, alone_months: set[str], quarter_letters: list[str],
+                 month_modifiers: list[tuple[str, str, list[str]]]) -> None:
         r = self._roles
         flags = re.IGNORECASE
         units_rolling = _alt(w for w, u in self._unit_of.items() if u in _ROLLING_UNITS)
@@ -420,13 +474,26 @@ class DateLexicon:
         number = (rf"(?:(?P<digits>\d+)\s*|(?P<words>{number_words}(?:(?:\s+|\s*-\s*)"
                   rf"(?:{joiners}\s+)?{number_words})*)\s+)")
         quantity = rf"(?:{number}(?P<unit>{units_rolling})|(?P<oneunit>{one_unit}))"
-        year_suffix = (rf"(?:(?:\s*[-/,]\s*|\s+(?:{year_joiners}\s+)?)(?P<qy>[12]\d{{3}})(?!\d))?")
+        # "last year" / "tahun lalu" per language, factored (modifiers x year words) for speed;
+        # every phrase it matches is a key of _year_phrase_of.
+        rel_parts = []
+        for _, position, unit_words, modifier_words, _ in languages:
+            mods = _alt(w for ws in modifier_words.values() for w in ws)
+            year_alt = _alt(unit_words.get("year", []))
+            if modifier_words and unit_words.get("year"):
+                rel_parts.append(rf"{mods}\s+{year_alt}" if position == "before" else rf"{year_alt}\s+{mods}")
+        rel_year = "(?:" + "|".join(rel_parts) + ")" if rel_parts else _alt([])
+        year_words = _alt(w for w, u in self._unit_of.items() if u == "year")
+        # A year after a quarter or month: "Q3 2016", "Q4 of last year", "kuartal 4 tahun lalu".
+        year_suffix = (rf"(?:(?:\s*[-/,]\s*|\s+(?:{year_joiners}\s+)?)(?P<qy>[12]\d{{3}})(?!\d)"
+                       rf"|(?:\s*,\s*|\s+(?:{year_joiners}\s+)?)(?P<ry>{rel_year}))?")
         quarter_number = (rf"(?:(?P<qd>\d+)|(?P<qr>{roman})|(?P<qo>{ordinal_words}))")
 
         families: list[_Family] = []
 
-        def add(body: str, build: Callable) -> None:
-            families.append(_Family(re.compile(_B + body + _E, flags), build))
+        def add(body: str, build: Callable, needs_month: bool = False, trigger: str | None = None) -> None:
+            gate = re.compile(_B + trigger + _E, flags) if trigger else None
+            families.append(_Family(re.compile(_B + body + _E, flags), build, needs_month, gate))
 
         add(rf"(?P<phrase>{_alt(self._phrase_rule)})", self._build_phrase)
         for code, position, unit_words, modifier_words, single in languages:
@@ -494,6 +561,54 @@ class DateLexicon:
             return "(?:" + "|".join(alternatives) + ")"
 
         add(atom("a", in_span=False), self._build_explicit)
+
+        # A month (or a day of it) with a year, a relative year, or neither, for the families below.
+        day_tok = (rf"(?:{day_prefix}\s+)?(?<![$€£¥₹.,])(?P<md>\d{{1,2}})(?!\d)(?:{ordinal_suffix})?"
+                   rf"(?:\s*[-/]\s*|\s+(?:{of}\s+)?|\.\s*)")
+        month_tok = lambda words: rf"(?:{month_prefix}\s+)?(?P<mm>{words})\.?"
+        month_year = (rf"(?:(?:\s*[-/,]\s*|\s+(?:{of}\s+)?)(?P<my>[12]\d{{3}})(?!\d)"
+                      rf"|(?:\s*,\s*|\s+(?:{year_joiners}\s+)?)(?P<ry>{rel_year}))")
+        # "March last year", "15 Maret tahun lalu", "March of this year"
+        add(rf"(?:{day_tok})?{month_tok(month_any)}(?:\s*,\s*|\s+(?:{year_joiners}\s+)?)(?P<ry>{rel_year})",
+            self._build_month_of_year, needs_month=True, trigger=year_words)
+        # The relative year first: "last year Q4", "pichle saal ka Q4", "pichle saal ka March"
+        lead_year = rf"(?P<ry>{rel_year})(?:\s+{_alt(r['year_genitives'])})?\s+"
+        add(rf"{lead_year}(?:{_alt(quarter_letters)}\s?|{quarter_words}\s*(?:{ordinal_prefix}\s*)?){quarter_number}",
+            self._build_quarter, trigger=year_words)
+        add(rf"{lead_year}{month_tok(month_any)}", self._build_month_of_year, needs_month=True, trigger=year_words)
+        # "last March", "next March", "Maret lalu", "15 Maret lalu" (not before a year or day number).
+        # After last/next an abbreviation or "may" is a month too ("last May"); after "this" it is
+        # not ("this may take a while").
+        for code, position, words in month_modifiers:
+            own = self._month_modifier_of[code]
+            for mods, months in ((("this",), month_alone), (("last", "next"), month_any)):
+                mmod = _alt(w for w in words if own[w] in mods)
+                if not any(own[w] in mods for w in words):
+                    continue
+                if position == "before":
+                    body = rf"(?P<mmod>{mmod})\s+{month_tok(months)}(?!\s*[-/,]?\s*\d)"
+                else:
+                    body = rf"(?:{day_tok})?{month_tok(months)}\s+(?P<mmod>{mmod})"
+                add(body, self._month_modifier_builder(code), needs_month=True, trigger=mmod)
+        # "since March", "sejak Maret 2025", "since 15 March", "March se ab tak"
+        since_tail = rf"(?:{day_tok})?{month_tok(month_any)}{month_year}?"
+        for key in ("since_before", "since_after"):
+            if r[key]:
+                body = (rf"(?P<since>{_alt(r[key])})\s+{since_tail}" if key == "since_before"
+                        else rf"{since_tail}\s+(?P<since>{_alt(r[key])})")
+                add(body, self._build_since, needs_month=True, trigger=_alt(r[key]))
+        # "first week of January", "minggu pertama bulan Januari"
+        for code, position, unit_words, _, _ in languages:
+            week = _alt(unit_words.get("week", []))
+            nth = (rf"(?:(?P<wo>{ordinal_words})|{ordinal_prefix}\s*(?P<wd>\d)|(?P<wx>\d)(?:{ordinal_suffix}))")
+            lead = rf"{nth}\s+(?P<wu>{week})" if position == "before" else rf"(?P<wu>{week})\s+{nth}"
+            if unit_words.get("week"):
+                add(rf"{lead}\s+(?:{of}\s+)?{month_tok(month_any)}{month_year}?", self._build_week_of_month,
+                    needs_month=True, trigger=week)
+        # Parts of a month not resolved here ("mid-January", "awal Maret"): matched only so that the
+        # month is not read as the whole month; never reported.
+        add(rf"(?P<part>{_alt(r['month_parts'])})(?:\s*-\s*|\s+)(?:{of}\s+)?{month_tok(month_any)}"
+            rf"{month_year}?", self._build_blocked, needs_month=True, trigger=_alt(r['month_parts']))
         dash = r"\s*[-–~]\s*"
         add(rf"(?:(?P<from>{_alt(r['from'] | r['between'])})\s+)?{atom('a', in_span=True)}"
             rf"(?:{dash}|\s+(?:{_alt(r['to'])})\s+){atom('b', in_span=True)}"
@@ -507,8 +622,9 @@ class DateLexicon:
         }
         # Cheap gate: no digit and no anchor word means no date; most queries stop here.
         anchors = (set(self._unit_of) | set(self._one_unit_of) | set(self._month_of)
-                   | set(self._phrase_rule))
+                   | set(self._phrase_rule))  # every family needs a digit, a unit, a month or a phrase
         self._gate = re.compile(rf"\d|{_B}{_alt(anchors)}{_E}", flags)
+        self._month_gate = re.compile(rf"{_B}{month_any}", flags)
 
     @staticmethod
     def _group_index(pattern: re.Pattern, prefix: str) -> dict[str, list[str]]:
@@ -526,7 +642,12 @@ class DateLexicon:
             return []
         ctx = _Context(self, text, today, settings)
         candidates: list[tuple[int, int, int, DateRange]] = []
+        has_month = self._month_gate.search(text) is not None
         for order, fam in enumerate(self._families):
+            if fam.needs_month and not has_month:
+                continue
+            if fam.trigger is not None and fam.trigger.search(text) is None:
+                continue
             for m in fam.pattern.finditer(text):
                 try:
                     found = fam.build(ctx, m)
@@ -538,14 +659,15 @@ class DateLexicon:
                     candidates.append((m.start(), m.end(), order, found))
         if not candidates:
             return []
-        # Longest first; among equals the earlier, then the one found by the earlier family.
-        candidates.sort(key=lambda c: (c[0] - c[1], c[0], c[2]))
+        # Blocked parts first; then longest first; among equals the earlier, then the one found by
+        # the earlier family.
+        candidates.sort(key=lambda c: (c[3] is not _BLOCKED, c[0] - c[1], c[0], c[2]))
         taken: list[tuple[int, int, DateRange]] = []
         for start, end, _, found in candidates:
             if all(end <= s or start >= e for s, e, _ in taken):
                 taken.append((start, end, found))
         taken.sort(key=lambda t: t[0])
-        return [found for _, _, found in taken]
+        return [found for _, _, found in taken if found is not _BLOCKED]
 
     # ----------------------------------------------------------------------------------------
     # Builders: each takes the match and returns a DateRange, or None to drop the match
@@ -647,9 +769,19 @@ class DateLexicon:
             return self._ordinal_value[_norm(groups["qo"])]
         return None
 
+    def _relative_year(self, ctx: "_Context", m: re.Match) -> int | None:
+        """The year of "last year" / "tahun ini" / "agle saal" in group ry, or None."""
+        phrase = m.groupdict().get("ry")
+        if phrase is None:
+            return None
+        return ctx.today.year + {"this": 0, "last": -1, "next": 1}[self._year_phrase_of[_norm(phrase)]]
+
     def _build_quarter(self, ctx: "_Context", m: re.Match) -> DateRange:
         number = self._quarter_number(m)
-        year = int(m.group("qy")) if m.group("qy") else ctx.today.year
+        year = m.groupdict().get("qy")
+        year = int(year) if year else self._relative_year(ctx, m)
+        if year is None:
+            year = ctx.today.year
         if number is None or not 1 <= number <= 4:
             return ctx.unresolved(m, "quarter", self.message("bad_quarter", text=m.group(0)))
         start = date(year, 3 * number - 2, 1)
@@ -666,7 +798,13 @@ class DateLexicon:
                                       self.message("bad_fiscal_label", text=m.group(0)))
         if year == 0:
             return ctx.unresolved(m, "explicit_fiscal_year", self.message("year_zero", text=m.group(0)))
-        start = date(year, ctx.settings.fiscal_year_start_month, 1)
+        fs = ctx.settings.fiscal_year_start_month
+        if second is None and ctx.settings.fiscal_year_label == "end" and fs != 1:
+            year -= 1          # "FY2025" names the year it ends in: April 2024 .. March 2025
+            if year < 1:
+                return ctx.unresolved(m, "explicit_fiscal_year",
+                                      self.message("before_calendar", text=m.group(0)))
+        start = date(year, fs, 1)
         end, clamp = _add_months(start, 12)
         if clamp:
             return ctx.calendar(m, "explicit_fiscal_year", start, date.max,
@@ -676,6 +814,74 @@ class DateLexicon:
     def _build_year(self, ctx: "_Context", m: re.Match) -> DateRange:
         year = int(m.group("y"))
         return ctx.calendar(m, "explicit_year", date(year, 1, 1), date(year, 12, 31))
+
+    def _month_day(self, ctx: "_Context", m: re.Match, rule: str, year: int) -> DateRange:
+        """The month in group mm (and the day in md, if any) of `year`."""
+        month = self._month_of[_norm(m.group("mm").rstrip("."))]
+        day = m.groupdict().get("md")
+        if day is None:
+            return ctx.calendar(m, rule, date(year, month, 1), _month_end(year, month))
+        day = int(day)
+        if not 1 <= day <= _month_end(year, month).day:
+            point = _Point(year, month, day, m.group("mm"))
+            return ctx.unresolved(m, "explicit_day", ctx.check(point) or self.message(
+                "bad_day_in_year", day=day, month=m.group("mm"), year=year))
+        return ctx.calendar(m, "explicit_day", date(year, month, day), date(year, month, day))
+
+    def _build_month_of_year(self, ctx: "_Context", m: re.Match) -> DateRange:
+        return self._month_day(ctx, m, "explicit_month", self._relative_year(ctx, m))
+
+    def _month_modifier_builder(self, code: str) -> Callable:
+        modifier_of = self._month_modifier_of[code]
+
+        def build(ctx: _Context, m: re.Match) -> DateRange:
+            mod = modifier_of[_norm(m.group("mmod"))]
+            month = self._month_of[_norm(m.group("mm").rstrip("."))]
+            t = ctx.today
+            if mod == "this":
+                year = t.year
+            elif mod == "last":
+                year = t.year if month < t.month else t.year - 1
+            else:
+                year = t.year if month > t.month else t.year + 1
+            return self._month_day(ctx, m, f"{mod}_named_month", year)
+        return build
+
+    def _build_since(self, ctx: "_Context", m: re.Match) -> DateRange:
+        month = self._month_of[_norm(m.group("mm").rstrip("."))]
+        year = int(m.group("my")) if m.group("my") else self._relative_year(ctx, m)
+        day = m.group("md")
+        if year is None:
+            year = ctx.latest_month_year(month)
+            if day is not None and date(year, month, min(int(day), _month_end(year, month).day)) > ctx.today:
+                year -= 1
+        if year < 1:
+            return ctx.unresolved(m, "since_month", self.message("before_calendar", text=m.group(0)))
+        point = _Point(year, month, int(day) if day else None, m.group("mm"))
+        problem = ctx.check(point)
+        if problem:
+            return ctx.unresolved(m, "since_month", problem)
+        start = _first_day(year, month, point.day)
+        if start > ctx.today:
+            return ctx.unresolved(m, "since_month", self.message("end_before_start", text=m.group(0)))
+        return ctx.calendar(m, "since_month", start, ctx.today)
+
+    def _build_week_of_month(self, ctx: "_Context", m: re.Match) -> DateRange:
+        month = self._month_of[_norm(m.group("mm").rstrip("."))]
+        year = int(m.group("my")) if m.group("my") else self._relative_year(ctx, m)
+        if year is None:
+            year = ctx.latest_month_year(month)
+        if year < 1:
+            return ctx.unresolved(m, "week_of_month", self.message("before_calendar", text=m.group(0)))
+        digits = m.group("wd") or m.group("wx")
+        n = int(digits) if digits else self._ordinal_value[_norm(m.group("wo"))]
+        last = _month_end(year, month).day
+        if not 1 <= 7 * n - 6 <= last:
+            return ctx.unresolved(m, "week_of_month", self.message("bad_week_of_month", text=m.group(0)))
+        return ctx.calendar(m, "week_of_month", date(year, month, 7 * n - 6), date(year, month, min(7 * n, last)))
+
+    def _build_blocked(self, ctx: "_Context", m: re.Match) -> object:
+        return _BLOCKED
 
     def _point(self, m: re.Match, prefix: str) -> "_Point":
         fields = self._atom_groups[m.re][prefix]
@@ -727,12 +933,16 @@ class DateLexicon:
             return None
         if (a.month is None and b.month is None) and m.group("from") is None:
             return None
+        # A lone day takes the other end's month; "15-1 Januari" then runs backwards inside one
+        # month, which is an error, not a span across the new year.
         if a.month is None and a.day is not None:
             a = _Point(b.year, b.month, a.day, b.month_text)
-            if b.year is not None and (a.month, a.day) > (b.month, b.day):
+            if b.day is not None and a.day > b.day:
                 return ctx.unresolved(m, "explicit_span", self.message("end_before_start", text=m.group(0)))
         if b.month is None and b.day is not None:
             b = _Point(a.year, a.month, b.day, a.month_text)
+            if a.day is not None and a.day > b.day:
+                return ctx.unresolved(m, "explicit_span", self.message("end_before_start", text=m.group(0)))
         for point in (a, b):
             problem = ctx.check(point)
             if problem:
@@ -893,7 +1103,8 @@ class _Context:
                 start = week_start + 7 * shift
                 end = today_ord if mod == "this" else start + 6
             else:
-                start = week_start + (5 - self.settings.week_start) % 7 + 7 * shift
+                # The Saturday-Sunday pair of today's Monday-based week, whatever the week start.
+                start = today_ord - t.weekday() + 5 + 7 * shift
                 end = start + 1
         else:
             months = {"month": 1, "quarter": 3, "year": 12, "fiscal_year": 12}[unit]

@@ -17,8 +17,10 @@ expected answer:
 from __future__ import annotations
 
 import csv
+import io
 import statistics
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -135,7 +137,23 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
         if status is not None and status not in STATUSES:
             problems.append(Problem(label, line, f"unknown status {status!r}"))
         queries = block.get("queries") or []
+        if isinstance(queries, str):
+            queries = [queries]
+        elif not isinstance(queries, list):
+            problems.append(Problem(label, line, "queries: must be a list of questions"))
+            continue
         qlines = queries if isinstance(queries, LineList) else None
+        case_today = block.get("today") or today
+        if case_today:
+            try:
+                date.fromisoformat(str(case_today))
+            except ValueError:
+                problems.append(Problem(label, line, f"today: {case_today!r} is not a date (YYYY-MM-DD)"))
+                continue
+        expected_dates = e.get("dates") or []
+        if not all(isinstance(d, dict) and "start" in d and "end" in d for d in expected_dates):
+            problems.append(Problem(label, line, "each expected date needs start: and end:"))
+            continue
         for j, q in enumerate(queries):
             out.append(
                 GoldenCase(
@@ -144,7 +162,7 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
                     tools=tuple(e.get("tools") or ()),
                     status=status,
                     params=tuple((e.get("params") or {}).items()),
-                    dates=tuple((d["start"], d["end"]) for d in (e.get("dates") or [])),
+                    dates=tuple((str(d["start"]), str(d["end"])) for d in expected_dates),
                     today=str(block.get("today") or today or "") or None,
                     line=qlines.line_of(j) if qlines is not None else line,
                     group=str(block.get("group") or e.get("tool") or status or ""),
@@ -172,7 +190,8 @@ def load_labelled_csv(path: Path | str, *, text_col: str = "text", label_col: st
     text = path.read_text(encoding="utf-8-sig")
     if path.suffix.lower() != ".csv":
         return [GoldenCase(query=line.strip(), line=i + 1) for i, line in enumerate(text.splitlines()) if line.strip()]
-    rows = list(csv.DictReader(text.splitlines()))
+    csv.field_size_limit(max(csv.field_size_limit(), 10_000_000))
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
     if not rows:
         return []
     columns = list(rows[0].keys())

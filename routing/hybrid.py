@@ -39,6 +39,8 @@ GENERAL_CHAT = "general_chat"
 TIERS = ("cheap", "capable")
 ENRICHMENT_NAMES = ("trend_analysis", "currency_format", "ranking", "alert_evaluation")
 GROUPS_FILE = "groups.yaml"
+# A domain without tool groups sends at most this many of its tools on the LLM path (the design: 15-20).
+MAX_TOOLS_SENT = 20
 OPERATION_PARAM = "operation"  # a meta-tool's argument naming which of its API tools to run
 
 
@@ -104,18 +106,36 @@ class PathConfig:
     cost: dict = field(default_factory=dict)
     schemas: dict[str, dict] = field(default_factory=dict, compare=False)  # tool name -> function schema
     schema_tokens: dict[str, int] = field(default_factory=dict, compare=False)  # tool name -> its tokens
+    tools_by_category: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    category_sets: dict[str, frozenset] = field(default_factory=dict, compare=False)
 
     @property
     def categories(self) -> tuple[str, ...]:
         return tuple(self.classifier)
 
     def tools_for(self, category: str) -> tuple[str, ...]:
-        if self.meta_tools:
-            groups = self.send_groups.get(category, ())
-            return tuple(m.name for m in self.meta_tools if m.group in groups)
-        if category == GENERAL_CHAT:
-            return ()
-        return tuple(name for name, cat in self.tool_categories.items() if cat == category)
+        """Every tool the category may send (computed once per category)."""
+        cached = self.tools_by_category.get(category)
+        if cached is None:
+            if self.meta_tools:
+                groups = self.send_groups.get(category, ())
+                cached = tuple(m.name for m in self.meta_tools if m.group in groups)
+            elif category == GENERAL_CHAT:
+                cached = ()
+            else:
+                cached = tuple(name for name, cat in self.tool_categories.items() if cat == category)
+            self.tools_by_category[category] = cached
+        return cached
+
+    def tools_to_send(self, category: str, ranked: list[str]) -> tuple[str, ...]:
+        """What goes to the model: a group's meta-tools, or (a domain without groups) at most
+        MAX_TOOLS_SENT of the category's tools, the router's best candidates first."""
+        tools = self.tools_for(category)
+        if self.meta_tools or len(tools) <= MAX_TOOLS_SENT:
+            return tools
+        allowed = self.category_sets.setdefault(category, frozenset(tools))
+        head = [name for name in ranked if name in allowed]
+        return tuple(dict.fromkeys(head + list(tools[: MAX_TOOLS_SENT])))[:MAX_TOOLS_SENT]
 
     def meta_tool(self, name: str) -> MetaTool | None:
         return next((m for m in self.meta_tools if m.name == name), None)
@@ -309,7 +329,7 @@ def _period_resolves(expression: str, domain: Domain, date_lexicon=None) -> bool
     lexicon = date_lexicon or load_date_lexicon(domain.root.parent / "_shared" / "dates.yaml")
     s = domain.settings
     # Any fixed reference date will do: the question is whether the words resolve at all.
-    ranges = resolve_expression(expression, today=date(2026, 1, 22), settings=DateSettings(s.week_start, s.fiscal_year_start_month), lexicon=lexicon)
+    ranges = resolve_expression(expression, today=date(2026, 1, 22), settings=DateSettings(s.week_start, s.fiscal_year_start_month, s.fiscal_year_label), lexicon=lexicon)
     return any(r.resolved for r in ranges)
 
 
@@ -589,7 +609,7 @@ def plan_route(router, status: Status, matches: list, analysis, query: Any, cont
             choice = choose_model(text, category, cfg)
             model = choice.spec
             pipeline = []
-            tools_sent = cfg.tools_for(category)
+            tools_sent = cfg.tools_to_send(category, [c["name"] for c in result.extra.get("candidates", [])])
             likely = _likely_outputs(result, router, cfg, category)
             enrichments = cfg.enrichments_for(likely) if category != GENERAL_CHAT else []
             answer = cfg.answer_tokens[GENERAL_CHAT if category == GENERAL_CHAT else "llm"]

@@ -42,6 +42,29 @@ LITERAL_MASS = 0.6
 MIN_CORRECTABLE_LEN = 5
 
 
+# A word at least this common (Zipf scale: 3.5 is about 3 uses per million words) in one of the
+# domain's languages is a real word, never "corrected". Rare misspellings ("expences", 1.4) are
+# still corrected; real words one edit from ours ("pending" 4.0, "scales" 4.0) are left alone.
+REAL_WORD_ZIPF = 3.5
+
+try:  # optional: without wordfreq, typo correction simply has no real-word guard
+    from wordfreq import available_languages as _wordfreq_available
+    from wordfreq import zipf_frequency as _zipf
+except ImportError:  # pragma: no cover - exercised only where wordfreq is missing
+    _wordfreq_available = None
+    _zipf = None
+
+
+def _wordfreq_languages(languages: tuple[str, ...]) -> tuple[str, ...] | None:
+    if _wordfreq_available is None:
+        return None
+    known = _wordfreq_available()
+    langs = tuple(lang for lang in languages if lang in known)
+    for lang in langs:
+        _zipf("a", lang)  # load the language's word list now, at build time, not on a query
+    return langs or None
+
+
 def fuzzy_cutoff(length: int) -> float:
     if length <= 4:
         return 75.0
@@ -110,7 +133,7 @@ class RouterIndex:
         self.domain = domain
         self.date_lexicon = date_lexicon
         s = domain.settings
-        self.date_settings = DateSettings(week_start=s.week_start, fiscal_year_start_month=s.fiscal_year_start_month)
+        self.date_settings = DateSettings(week_start=s.week_start, fiscal_year_start_month=s.fiscal_year_start_month, fiscal_year_label=s.fiscal_year_label)
         self.tools: tuple[Tool, ...] = domain.tools
         self.tool_index = {t.name: i for i, t in enumerate(self.tools)}
         self.kinds = tuple(sorted({t.kind for t in self.tools}))
@@ -119,6 +142,8 @@ class RouterIndex:
         self._build_examples()
         self._build_patterns()
         self._correction_cache: dict[str, tuple[str, float] | None] = {}
+        self._real_word_cache: dict[str, bool] = {}
+        self._real_word_languages = _wordfreq_languages(domain.settings.languages)
 
     # ------------------------------------------------------------ build
 
@@ -312,6 +337,17 @@ class RouterIndex:
             self._correction_cache[word] = best
         return best
 
+    def is_real_word(self, word: str) -> bool:
+        """A common word of one of the domain's languages is never a typo of ours ("pending" is
+        not "spending", "salaries" not "saari"). Word frequencies come from wordfreq, when present."""
+        if self._real_word_languages is None:
+            return False
+        if word not in self._real_word_cache:
+            if len(self._real_word_cache) > 50_000:
+                self._real_word_cache.clear()
+            self._real_word_cache[word] = any(_zipf(word, lang) >= REAL_WORD_ZIPF for lang in self._real_word_languages)
+        return self._real_word_cache[word]
+
     def lemma(self, word: str) -> str | None:
         """A known word that `word` is an inflection of ("invoices" -> "invoice"), if any."""
         for suffix, repl in self.suffixes:
@@ -347,14 +383,18 @@ class RouterIndex:
             if w in self.known:
                 replaced.append(w)
                 continue
-            fix = self.correct(w) if correct else None
-            if fix is None:
+            fix = self.correct(w) if correct and not self.is_real_word(w) else None
+            if fix is None and correct and not self.is_real_word(w):
                 for suffix, repl in self.suffixes:
-                    # "invoises" -> "invoise" -> "invoice": an inflected typo
-                    if correct and w.endswith(suffix) and len(w) - len(suffix) >= MIN_CORRECTABLE_LEN:
-                        fix = self.correct(w[: len(w) - len(suffix)] + repl)
-                        if fix:
-                            break
+                    # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
+                    if w.endswith(suffix) and len(w) - len(suffix) >= MIN_CORRECTABLE_LEN:
+                        stem_fix = self.correct(w[: len(w) - len(suffix)] + repl)
+                        if stem_fix:
+                            whole = stem_fix[0][: len(stem_fix[0]) - len(repl)] + suffix if repl else stem_fix[0] + suffix
+                            score = OSA.normalized_similarity(w, whole) * 100
+                            if score >= fuzzy_cutoff(len(w)):
+                                fix = (stem_fix[0], round(score, 1))
+                                break
             if fix is not None:
                 corrections.append(Correction(w, fix[0], fix[1]))
                 corrected_idx.add(i)

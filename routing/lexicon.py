@@ -136,6 +136,7 @@ class Settings:
     vague_words: tuple[str, ...]
     clarifying_question: str
     weights: Weights
+    fiscal_year_label: str = "start"   # dates.fiscal_year_label: "FY2025" starts (start) or ends (end) in 2025
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -158,10 +159,15 @@ class Domain:
     fingerprint: str
 
     def tool(self, name: str) -> Tool | None:
-        for t in self.tools:
-            if t.name == name:
-                return t
-        return None
+        return self._tools_by_name.get(name)
+
+    @property
+    def _tools_by_name(self) -> dict[str, Tool]:
+        by_name = self.__dict__.get("_by_name")
+        if by_name is None:  # built once; frozen dataclasses allow a cache in __dict__
+            by_name = {t.name: t for t in self.tools}
+            object.__setattr__(self, "_by_name", by_name)
+        return by_name
 
 
 # ---------------------------------------------------------------- helpers
@@ -303,6 +309,10 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
     if isinstance(fy, bool) or not isinstance(fy, int) or not 1 <= fy <= 12:
         c.add(_line(dates, "fiscal_year_start_month") or dl, f"dates.fiscal_year_start_month must be 1-12, not {fy!r}")
         fy = 1
+    fy_label = dates.get("fiscal_year_label", "start") if isinstance(dates, dict) else "start"
+    if fy_label not in ("start", "end"):
+        c.add(_line(dates, "fiscal_year_label") or dl, f"dates.fiscal_year_label must be start or end, not {fy_label!r}")
+        fy_label = "start"
     vague = data.get("vague") or {}
     vl = _line(data, "vague")
     if not isinstance(vague, dict):
@@ -366,6 +376,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         thresholds=thresholds,
         week_start=WEEKDAYS.index(week_start_name),
         fiscal_year_start_month=fy,
+        fiscal_year_label=fy_label,
         timezone=str(data.get("timezone") or "UTC"),
         currency=str(data.get("currency") or ""),
         vague_words=tuple(_as_str_list(vague.get("words"), c, _line(vague, "words") or vl, "vague.words")),

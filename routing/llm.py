@@ -51,8 +51,9 @@ class LLMConfig:
         return cls(
             api_key=env.get("OPENAI_API_KEY", "").strip() or None,
             base_url=env.get("OPENAI_BASE_URL", "").strip() or None,
-            timeout_s=_float(env.get("ROUTING_LLM_TIMEOUT"), 20.0),
-            max_retries=int(_float(env.get("ROUTING_LLM_RETRIES"), 2)),
+            timeout_s=_bounded_seconds(env.get("ROUTING_LLM_TIMEOUT"), 20.0),
+            # Bounded whatever the environment says (inf, nan, -3): 0 to 5 retries.
+            max_retries=_bounded_int(env.get("ROUTING_LLM_RETRIES"), 2, 0, 5),
             model_overrides=overrides,
         )
 
@@ -67,6 +68,21 @@ class LLMConfig:
     def endpoint(self) -> str:
         """Where requests go, for display (never the key)."""
         return self.base_url or "https://api.openai.com/v1 (the SDK default)"
+
+
+def _bounded_seconds(value: str | None, default: float) -> float:
+    """A timeout between 0.1 s and 10 minutes; NaN, infinite or nonsense gives the default."""
+    number = _float(value, default)
+    if number != number or number in (float("inf"), float("-inf")) or number <= 0:
+        return default
+    return min(number, 600.0)
+
+
+def _bounded_int(value: str | None, default: int, lo: int, hi: int) -> int:
+    number = _float(value, float(default))
+    if number != number or number in (float("inf"), float("-inf")):  # NaN or infinite
+        return default
+    return max(lo, min(hi, int(number)))
 
 
 def _float(value: str | None, default: float) -> float:
@@ -173,7 +189,7 @@ class LLMClient:
         except (AttributeError, IndexError, TypeError):
             return fail("The LLM endpoint answered without a message.")
         model = getattr(response, "model", None) or request.model
-        text = getattr(message, "content", None) or None
+        text = self._mask(getattr(message, "content", None)) or None
         calls = getattr(message, "tool_calls", None) or []
         if not calls:
             return LLMReply(ok=True, model=model, text=text, attempts=attempts, latency_ms=_ms(started))
@@ -182,7 +198,7 @@ class LLMClient:
         if name not in request.tool_names:
             sent = len(request.tool_names)
             return fail(f"The model called {name!r}, which was not among the {sent} tools sent.")
-        raw = getattr(fn, "arguments", None) or "{}"
+        raw = self._mask(getattr(fn, "arguments", None)) or "{}"
         try:
             arguments = json.loads(raw)
         except (TypeError, ValueError):
@@ -198,13 +214,16 @@ class LLMClient:
             latency_ms=_ms(started),
         )
 
-    def _clean(self, value: Any) -> str:
-        """A message safe to show: the key (if a server echoes it) is masked."""
-        text = str(value)
+    def _mask(self, value: Any) -> Any:
+        """The same text with the key masked, should a server echo it back in what it says."""
         key = self.config.api_key
-        if key and key in text:
-            text = text.replace(key, "***")
-        return text[:300]
+        if isinstance(value, str) and key and key in value:
+            return value.replace(key, "***")
+        return value
+
+    def _clean(self, value: Any) -> str:
+        """A message safe to show: the key masked, the length bounded."""
+        return self._mask(str(value))[:300]
 
 
 def _ms(started: float) -> float:

@@ -38,10 +38,33 @@ def suggest_params(tool: Tool, a: QueryAnalysis, pattern_params: dict[str, Any])
         elif d.note:
             notes.append(f'"{d.text}": {d.note}')
     query_param = next((p for p in tool.params if p.role == "query"), None)
-    if query_param is not None and query_param.name not in params and a.literals:
-        params[query_param.name] = " ".join(a.literals)
+    if query_param is not None and query_param.name not in params:
+        argument = argument_text(a)
+        if argument:
+            params[query_param.name] = argument
     for p in tool.params:
-        if p.name not in params and p.required and p.default is not None:
-            params[p.name] = p.default
-            notes.append(p.default_note or f"{p.name} = {p.default} by default")
+        if p.name not in params and p.required:
+            if p.default is not None:
+                params[p.name] = p.default
+                notes.append(p.default_note or f"{p.name} = {p.default} by default")
+            else:
+                notes.append(f"{p.name} is required and the question does not give it")
     return params, notes
+
+
+def argument_text(a: QueryAnalysis) -> str:
+    """The words a search or detail tool takes as its argument: each run of unknown words and
+    numbers, cut from the query with its separators ("inv-2026-001", "pt maju jaya")."""
+    runs: list[str] = []
+    start = None
+    units = a.units
+    for i, u in enumerate(units + (None,)):
+        if u is not None and u.role in ("literal", "number"):
+            if start is None:
+                start = i
+            continue
+        if start is not None:
+            first, last = a.tokens[units[start].first], a.tokens[units[i - 1].last - 1]
+            runs.append(a.text[first.start : last.end])
+            start = None
+    return " ".join(runs)

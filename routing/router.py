@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+import unicodedata
 from dataclasses import replace
 from datetime import date
 from pathlib import Path as FsPath
@@ -71,7 +72,7 @@ class Router:
         a = self.index.analyze(query, today=ref)
         scored = self.score(a)
         status = classify(scored, a, th)
-        matches = self._matches(scored, status, a)
+        matches = self._matches(scored, status, a, th)
         path, path_reason = decide_path(status, matches)
         clarifying = self.domain.settings.clarifying_question if status is Status.NEEDS_CLARIFICATION else None
         events = [{"type": "route_started"}, {"type": "route_classified", "status": status.value}]
@@ -129,17 +130,30 @@ class Router:
             return self.thresholds
         if isinstance(override, Thresholds):
             return override
-        return replace(self.thresholds, **{k: float(v) for k, v in override.items() if v is not None})
+        unknown = sorted(set(override) - {"high", "medium", "low", "margin"})
+        if unknown:
+            raise ValueError(f"unknown threshold(s) {unknown}: use high, medium, low, margin")
+        values = {}
+        for k, v in override.items():
+            if v is None:
+                continue
+            try:
+                number = float(v)
+            except (TypeError, ValueError):
+                raise ValueError(f"threshold {k} must be a number between 0 and 1, not {v!r}") from None
+            if not 0.0 <= number <= 1.0:  # also refuses NaN
+                raise ValueError(f"threshold {k} must be between 0 and 1, not {v!r}")
+            values[k] = number
+        return replace(self.thresholds, **values)
 
-    def _matches(self, scored: list[Scored], status: Status, a: QueryAnalysis) -> list[Match]:
+    def _matches(self, scored: list[Scored], status: Status, a: QueryAnalysis, th: Thresholds) -> list[Match]:
         if status in (Status.NOT_FOUND, Status.NEEDS_CLARIFICATION):
             return []
         count = {Status.ACTIVATED: 1, Status.MULTIPLE_MATCHES: MAX_MULTIPLE, Status.WEAK_MATCHES: MAX_WEAK}[status]
         chosen = scored[:count]
         if status is Status.MULTIPLE_MATCHES:
             # Two or three alternatives: drop a third that is far behind, never go below two.
-            low = self.thresholds.low
-            chosen = [s for i, s in enumerate(chosen) if i < 2 or s.confidence >= low]
+            chosen = [s for i, s in enumerate(chosen) if i < 2 or s.confidence >= th.low]
         out = []
         for s in chosen:
             tool = self.index.tools[s.tool]
@@ -189,8 +203,10 @@ def validate_query(query: Any) -> str | None:
         return f"The query must be text, not {type(query).__name__}."
     if not query.strip():
         return "The query is empty. Type a question, e.g. 'outstanding invoices'."
-    if len(query) > MAX_QUERY_CHARS:
-        return f"The query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,}."
+    # Counted after Unicode folding too: one character can fold into many (U+FDFA into 18).
+    length = max(len(query), len(unicodedata.normalize("NFKC", query)))
+    if length > MAX_QUERY_CHARS:
+        return f"The query is {length:,} characters long; the limit is {MAX_QUERY_CHARS:,}."
     if not any(ch.isalnum() for ch in query):
         return "The query has no letters or digits."
     return None
@@ -199,14 +215,18 @@ def validate_query(query: Any) -> str | None:
 def classify(scored: list[Scored], a: QueryAnalysis, th: Thresholds) -> Status:
     top = scored[0].confidence if scored else 0.0
     second = scored[1].confidence if len(scored) > 1 else 0.0
-    if a.vague and not a.concepts and top < th.medium:
+    # Vague words ("data") or a bare verb ("show me") with nothing to say what: ask, don't guess.
+    says_what = a.concepts or a.literals or a.dates or any(u.role == "number" for u in a.units)
+    if (a.vague and not a.concepts or a.actions and not says_what) and top < th.medium:
         return Status.NEEDS_CLARIFICATION
     if top < th.low:
         return Status.NOT_FOUND
-    if top >= th.high and top - second >= th.margin:
+    # Compared at the 4 decimals confidences are reported with: 0.95 - 0.85 is 0.0999999... in floats.
+    if top >= th.high and round(top - second, 4) >= round(th.margin, 4):
         return Status.ACTIVATED
-    if top >= th.medium:
+    if top >= th.medium and len(scored) > 1:
         return Status.MULTIPLE_MATCHES
+    # A lone candidate that is not confident is a weak match: there are no alternatives to offer.
     return Status.WEAK_MATCHES
 
 

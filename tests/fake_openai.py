@@ -20,7 +20,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-BEHAVIOURS = ("tool_call", "text", "status_429", "status_500", "slow", "unknown_tool", "bad_json", "echo_auth")
+BEHAVIOURS = ("tool_call", "text", "status_429", "status_500", "slow", "unknown_tool", "bad_json", "echo_auth", "echo_auth_ok")
 
 
 def refused_url() -> str:
@@ -73,6 +73,9 @@ class _Handler(BaseHTTPRequestHandler):
         if behaviour == "echo_auth":
             auth = self.headers.get("Authorization", "")
             return self._send(401, {"error": {"message": f"Incorrect API key provided: {auth}", "type": "invalid_request_error"}})
+        echo = self.headers.get("Authorization", "") if behaviour == "echo_auth_ok" else None
+        if echo is not None:  # a 200 whose text and tool arguments repeat the key
+            behaviour = "tool_call"
         if behaviour == "slow":
             time.sleep(fake.delay_s)
         tools = [t["function"]["name"] for t in body.get("tools") or []]
@@ -83,8 +86,10 @@ class _Handler(BaseHTTPRequestHandler):
             name = fake.tool_name or (tools[0] if tools else "no_tool")
             if behaviour == "unknown_tool":
                 name = "launch_rocket"
-            arguments = "{not json" if behaviour == "bad_json" else json.dumps(fake.arguments)
+            arguments = "{not json" if behaviour == "bad_json" else json.dumps(fake.arguments if echo is None else {"note": echo})
             message["tool_calls"] = [{"id": f"call_{n}", "type": "function", "function": {"name": name, "arguments": arguments}}]
+        if echo is not None:
+            message["content"] = f"debug: {echo}"
         self._send(
             200,
             {

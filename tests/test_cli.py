@@ -48,7 +48,8 @@ def test_batch_one_json_line_per_query():
     proc = run("batch", "--domain", "accounting", "--today", "2026-01-22", stdin="outstanding invoices\n\nneraca\nasdfasdf\n")
     assert proc.returncode == 0
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert [line["status"] for line in lines] == ["activated", "activated", "not_found"]
+    assert [line["status"] for line in lines] == ["activated", "not_found", "activated", "not_found"]
+    assert lines[1]["error"]["code"] == "INVALID_QUERY", "a blank line keeps its place, as an invalid query"
 
 
 def test_dates_command_and_batch():
@@ -81,9 +82,22 @@ def test_bad_arguments_exit_2():
     assert run("nonsense").returncode == 2
 
 
-def test_unknown_domain_exits_3_naming_the_known_ones():
+def test_unknown_domain_is_a_bad_argument_naming_the_known_ones():
     proc = run("route", "x", "--domain", "nope")
-    assert proc.returncode == 3 and "accounting" in proc.stderr
+    assert proc.returncode == 2 and "accounting" in proc.stderr
+
+
+def test_eval_with_an_unreadable_file_is_a_bad_argument(tmp_path):
+    assert run("eval", "--data", str(tmp_path / "missing.csv")).returncode == 2
+    (tmp_path / "latin.csv").write_bytes("text\nfaktur \xe9\n".encode("latin-1"))
+    assert run("eval", "--data", str(tmp_path / "latin.csv")).returncode == 2
+    assert run("eval", "--today", "garbage").returncode == 2
+
+
+def test_eval_csv_keeps_quoted_multiline_fields(tmp_path):
+    (tmp_path / "q.csv").write_text('text,tool\n"outstanding\ninvoices",invoice_list\n', encoding="utf-8")
+    m = json.loads(run("eval", "--data", str(tmp_path / "q.csv")).stdout)
+    assert m["n"] == 1 and m["top1"] == 1.0
 
 
 def test_bench_reports_p50_and_p99():

@@ -351,3 +351,156 @@ def test_module_import_does_not_pull_dateparser():
     out = subprocess.run([sys.executable, "-c", "import sys, routing.dates; print('dateparser' in sys.modules)"],
                          capture_output=True, text=True, cwd=REPO, check=True)
     assert out.stdout.strip() == "False"
+
+
+# --------------------------------------------------------------------------------------------
+# Review fixes: quarter/month + relative year, reversed day spans, this/last/next/since + month,
+# weeks and parts of a month, weekends whatever the week start, fiscal-year labels
+
+
+@pytest.mark.parametrize("text,expected,rule", [
+    ("Q4 last year", "2025-10-01..2025-12-31", "quarter"),
+    ("revenue Q4 last year", "2025-10-01..2025-12-31", "quarter"),
+    ("Q4 of last year", "2025-10-01..2025-12-31", "quarter"),
+    ("fourth quarter of last year", "2025-10-01..2025-12-31", "quarter"),
+    ("kuartal 4 tahun lalu", "2025-10-01..2025-12-31", "quarter"),
+    ("triwulan IV tahun lalu", "2025-10-01..2025-12-31", "quarter"),
+    ("Q4 pichle saal", "2025-10-01..2025-12-31", "quarter"),
+    ("Q1 this year", "2026-01-01..2026-03-31", "quarter"),
+    ("Q2 next year", "2027-04-01..2027-06-30", "quarter"),
+    ("kuartal 2 tahun depan", "2027-04-01..2027-06-30", "quarter"),
+    ("Q1 2025", "2025-01-01..2025-03-31", "quarter"),
+    ("March last year", "2025-03-01..2025-03-31", "explicit_month"),
+    ("March of last year", "2025-03-01..2025-03-31", "explicit_month"),
+    ("Maret tahun lalu", "2025-03-01..2025-03-31", "explicit_month"),
+    ("bulan Maret tahun lalu", "2025-03-01..2025-03-31", "explicit_month"),
+    ("March pichle saal", "2025-03-01..2025-03-31", "explicit_month"),
+    ("March this year", "2026-03-01..2026-03-31", "explicit_month"),
+    ("March next year", "2027-03-01..2027-03-31", "explicit_month"),
+    ("Maret tahun depan", "2027-03-01..2027-03-31", "explicit_month"),
+    ("15 March last year", "2025-03-15..2025-03-15", "explicit_day"),
+    ("last year Q4", "2025-10-01..2025-12-31", "quarter"),           # the relative year first
+    ("pichle saal ka Q4", "2025-10-01..2025-12-31", "quarter"),
+    ("tahun lalu kuartal 4", "2025-10-01..2025-12-31", "quarter"),
+    ("pichle saal ka March", "2025-03-01..2025-03-31", "explicit_month"),
+])
+def test_quarter_or_month_with_a_relative_year_is_one_range(lexicon, text, expected, rule):
+    r = one(text, lexicon)
+    assert summary(r) == (expected, "calendar", rule), r.to_dict()
+
+
+@pytest.mark.parametrize("text", ["15-1 Januari", "15-1 January", "Januari 15-1", "dari 15 sampai 1 Januari",
+                                  "15-1 Januari 2026"])
+def test_reversed_day_span_in_one_month_is_unresolved(lexicon, text):
+    r = one(text, lexicon)
+    assert not r.resolved and "ends before it starts" in r.reason, r.to_dict()
+    assert summary(one("1-15 Januari", lexicon))[0] == "2026-01-01..2026-01-15"
+    assert summary(one("28 Desember - 3 Januari", lexicon))[0] == "2025-12-28..2026-01-03"
+
+
+@pytest.mark.parametrize("text,expected,rule", [
+    # this <month> = that month of this year; last <month> = the latest one before the current
+    # month; next <month> = the first one after the current month. All whole months.
+    ("this March", "2026-03-01..2026-03-31", "this_named_month"),
+    ("last March", "2025-03-01..2025-03-31", "last_named_month"),
+    ("next March", "2026-03-01..2026-03-31", "next_named_month"),
+    ("last January", "2025-01-01..2025-01-31", "last_named_month"),   # the current month: a year back
+    ("next January", "2027-01-01..2027-01-31", "next_named_month"),
+    ("this January", "2026-01-01..2026-01-31", "this_named_month"),
+    ("last December", "2025-12-01..2025-12-31", "last_named_month"),
+    ("Maret lalu", "2025-03-01..2025-03-31", "last_named_month"),
+    ("Maret depan", "2026-03-01..2026-03-31", "next_named_month"),
+    ("bulan Maret ini", "2026-03-01..2026-03-31", "this_named_month"),
+    ("pichle March", "2025-03-01..2025-03-31", "last_named_month"),
+    ("agle March", "2026-03-01..2026-03-31", "next_named_month"),
+    ("15 Maret lalu", "2025-03-15..2025-03-15", "explicit_day"),
+    ("since March", "2025-03-01..2026-01-22", "since_month"),
+    ("since January", "2026-01-01..2026-01-22", "since_month"),
+    ("sejak Maret", "2025-03-01..2026-01-22", "since_month"),
+    ("since March 2025", "2025-03-01..2026-01-22", "since_month"),
+    ("since March last year", "2025-03-01..2026-01-22", "since_month"),
+    ("March se ab tak", "2025-03-01..2026-01-22", "since_month"),
+    ("first week of January", "2026-01-01..2026-01-07", "week_of_month"),
+    ("2nd week of March 2025", "2025-03-08..2025-03-14", "week_of_month"),
+    ("minggu pertama Januari", "2026-01-01..2026-01-07", "week_of_month"),
+    ("minggu ke-2 bulan Maret", "2025-03-08..2025-03-14", "week_of_month"),
+])
+def test_month_modifiers_since_and_week_of_month(lexicon, text, expected, rule):
+    r = one(text, lexicon)
+    assert summary(r) == (expected, "calendar", rule), r.to_dict()
+
+
+def test_month_modifiers_mid_year(lexicon):
+    june = date(2026, 6, 15)
+    assert summary(one("last March", lexicon, june))[0] == "2026-03-01..2026-03-31"
+    assert summary(one("next March", lexicon, june))[0] == "2027-03-01..2027-03-31"
+    assert summary(one("last June", lexicon, june))[0] == "2025-06-01..2025-06-30"
+    assert summary(one("next June", lexicon, june))[0] == "2027-06-01..2027-06-30"
+    assert summary(one("since June", lexicon, june))[0] == "2026-06-01..2026-06-15"
+
+
+@pytest.mark.parametrize("text", ["mid-January", "mid January", "early March", "late March 2025", "end of March",
+                                  "pertengahan Januari", "awal Maret", "akhir bulan Maret",
+                                  "this may take a while"])
+def test_unsupported_parts_of_a_month_are_not_read_as_the_whole_month(lexicon, text):
+    assert find_dates(text, today=TODAY, lexicon=lexicon) == []
+
+
+def test_bad_week_of_month_is_unresolved(lexicon):
+    r = one("5th week of February 2026", lexicon)
+    assert not r.resolved and r.reason
+
+
+@pytest.mark.parametrize("week_start", range(7))
+def test_weekend_is_the_saturday_sunday_pair_whatever_the_week_start(lexicon, week_start):
+    sunday, saturday, monday = date(2026, 1, 25), date(2026, 1, 24), date(2026, 1, 26)
+    for today in (sunday, saturday):
+        assert summary(one("this weekend", lexicon, today, week_start=week_start))[0] == "2026-01-24..2026-01-25"
+        assert summary(one("last weekend", lexicon, today, week_start=week_start))[0] == "2026-01-17..2026-01-18"
+        assert summary(one("akhir pekan lalu", lexicon, today, week_start=week_start))[0] == "2026-01-17..2026-01-18"
+    assert summary(one("this weekend", lexicon, monday, week_start=week_start))[0] == "2026-01-31..2026-02-01"
+    assert summary(one("next weekend", lexicon, TODAY, week_start=week_start))[0] == "2026-01-31..2026-02-01"
+
+
+def test_fiscal_year_label_end(lexicon):
+    # Indian usage: FY2025 ends in 2025 (April 2024 .. March 2025); "FY 2024-25" is always the
+    # year that starts in 2024.
+    end = dict(fiscal_year_start_month=4, fiscal_year_label="end")
+    for text in ("FY2025", "FY25", "FY 2024-25", "FY2024/25", "fiscal year 2025", "tahun fiskal 2025"):
+        assert summary(one(text, lexicon, **end))[0] == "2024-04-01..2025-03-31", text
+    start = dict(fiscal_year_start_month=4)
+    assert summary(one("FY 2024-25", lexicon, **start))[0] == "2024-04-01..2025-03-31"
+    assert summary(one("FY2025", lexicon, **start))[0] == "2025-04-01..2026-03-31"
+    # a January fiscal year is the calendar year under either label
+    assert summary(one("FY2025", lexicon, fiscal_year_label="end"))[0] == "2025-01-01..2025-12-31"
+    assert not one("FY0001", lexicon, **end).resolved
+    assert DateSettings().fiscal_year_label == "start"
+
+
+def test_fiscal_year_label_domain_setting(tmp_path):
+    import shutil
+    from routing.errors import LexiconError
+    from routing.lexicon import load_domain
+
+    cfo = load_domain("cfo", REPO / "lexicons").settings
+    assert (cfo.fiscal_year_start_month, cfo.fiscal_year_label) == (4, "end")
+    root = tmp_path / "lexicons"
+    shutil.copytree(REPO / "lexicons", root)
+    settings_file = root / "cfo" / "settings.yaml"
+    lines = settings_file.read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if "fiscal_year_label:" in text)
+    lines[line - 1] = "  fiscal_year_label: middle"
+    settings_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(LexiconError) as info:
+        load_domain("cfo", root)
+    problems = [p for p in info.value.problems if "fiscal_year_label" in p.message]
+    assert problems and problems[0].line == line and problems[0].file.endswith("settings.yaml"), info.value.problems
+
+
+def test_cli_dates_uses_the_domain_fiscal_label():
+    import json
+    import subprocess
+    out = subprocess.run([sys.executable, "-m", "routing", "dates", "FY2025", "--today", "2026-01-22",
+                          "--domain", "cfo"], capture_output=True, text=True, cwd=REPO, check=True)
+    got = json.loads(out.stdout)
+    assert (got[0]["start"], got[0]["end"]) == ("2024-04-01", "2025-03-31")

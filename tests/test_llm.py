@@ -147,7 +147,7 @@ def test_the_page_runner_reroutes_the_dict_with_its_conversation_mode(cfo, fake,
 
 def _cli(args: list[str], env_extra: dict) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ROUTING_MODEL_", "ROUTING_LLM_"))}
-    env.update(env_extra, ROUTING_LLM_RETRIES="0", ROUTING_LLM_TIMEOUT="5")
+    env.update(env_extra, ROUTING_LLM_RETRIES="0", ROUTING_LLM_TIMEOUT="30")  # a loaded CI machine is slow; the fake answers at once
     return subprocess.run([sys.executable, "-m", "routing", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
 
 
@@ -166,3 +166,17 @@ def test_cli_llm_without_an_endpoint_answers_upstream_down():
     out = json.loads(proc.stdout)
     assert out["error"]["code"] == "UPSTREAM_DOWN"
     assert out["llm"]["request"]["tools"]  # the request it would have sent
+
+
+def test_the_key_is_masked_in_a_successful_reply_that_echoes_it(cfo, fake, today):
+    fake.behaviour = "echo_auth_ok"
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url))
+    assert result.error is None and result.llm["tool_call"] is not None
+    shown = json.dumps(result.to_dict())
+    assert SECRET not in shown and "***" in shown
+
+
+def test_retry_and_timeout_settings_are_bounded():
+    assert LLMConfig.from_env({"ROUTING_LLM_RETRIES": "inf"}).max_retries == 2
+    assert LLMConfig.from_env({"ROUTING_LLM_RETRIES": "99"}).max_retries == 5
+    assert LLMConfig.from_env({"ROUTING_LLM_TIMEOUT": "nan"}).timeout_s == 20.0

@@ -239,3 +239,43 @@ def _string_literals(path: Path) -> list[str]:
 def test_routing_never_imports_streamlit():
     for path in (ROOT / "routing").glob("*.py"):
         assert not re.search(r"^\s*(import|from)\s+streamlit", path.read_text(), re.M), path.name
+
+
+@pytest.mark.parametrize("query", ["pending invoices", "salaries paid last month", "sending invoices", "scales report", "paying suppliers"])
+def test_common_real_words_are_never_corrected(accounting, query):
+    """One edit from a lexicon word, but real words: "pending" is not "spending"."""
+    assert accounting.route(query, today=TODAY).corrections == []
+
+
+def test_multiple_matches_always_offers_alternatives(accounting):
+    for q in ["cash", "show invoices", "invoice", "kas"]:
+        r = accounting.route(q, today=TODAY)
+        if r.status is Status.MULTIPLE_MATCHES:
+            assert 2 <= len(r.matches) <= 3, q
+
+
+def test_margin_is_compared_at_reported_precision(accounting):
+    r = accounting.route("show invoices", today=TODAY)
+    top, second = r.matches[0].confidence, r.matches[1].confidence
+    exact = accounting.route("show invoices", today=TODAY, thresholds={"high": top, "margin": round(top - second, 4)})
+    assert exact.status is Status.ACTIVATED
+
+
+@pytest.mark.parametrize("bad", [{"hgh": 0.5}, {"high": "x"}, {"high": float("nan")}, {"low": 1.5}])
+def test_bad_threshold_overrides_are_refused_clearly(accounting, bad):
+    with pytest.raises(ValueError, match="threshold"):
+        accounting.route("outstanding invoices", today=TODAY, thresholds=bad)
+
+
+def test_record_numbers_reach_the_detail_tool(accounting):
+    m = accounting.route("details of invoice INV-2026-001", today=TODAY).matches[0]
+    assert m.name == "invoice_detail" and m.suggested_params["invoice_id"] == "inv-2026-001"
+
+
+def test_a_required_param_left_open_gets_a_note(accounting):
+    m = accounting.route("create an invoice", today=TODAY).matches[0]
+    assert m.name == "invoice_create" and any("customer is required" in n for n in m.param_notes)
+
+
+def test_a_bare_verb_asks_what_to_show(accounting):
+    assert accounting.route("show me", today=TODAY).status is Status.NEEDS_CLARIFICATION
