@@ -224,7 +224,7 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
             scores[t] = scores.get(t, 0.0) + tw
     if not scores:
         return {}
-    leaders = sorted(scores, key=lambda t: -scores[t])[: index.example_nearest_tools]
+    leaders = heapq.nlargest(index.example_nearest_tools, scores, key=scores.__getitem__)
     vec_idf = index.example_vec_idf
     unseen = (index.example_unseen_share * index.example_vec_unseen) ** 2
     words_only = [f for f in features if "+" not in f]

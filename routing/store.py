@@ -26,7 +26,9 @@ import hashlib
 import io
 import json
 import os
+import random
 import shutil
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -907,19 +909,29 @@ def _current_domain_must_load(domain: str, root: Path) -> None:
 
 
 def add_synonym(domain: str, canonical: str, variant: str, *, root: Path | str | None = None, source: str = "cli") -> SaveResult:
-    root = _root(root)
-    snap = read_file(domain, "synonyms.yaml", root)
-    _current_domain_must_load(domain, root)
-    edit = add_synonym_edit(snap, canonical, variant)
-    return save_edits(domain, [edit], root, action=edit.action, source=source)
+    return _synonym_edit_with_retry(domain, root, source, lambda snap: add_synonym_edit(snap, canonical, variant))
 
 
 def remove_synonym(domain: str, canonical: str, variant: str, *, root: Path | str | None = None, source: str = "cli") -> SaveResult:
+    return _synonym_edit_with_retry(domain, root, source, lambda snap: remove_synonym_edit(snap, canonical, variant))
+
+
+CLI_CONFLICT_RETRIES = 10
+
+
+def _synonym_edit_with_retry(domain: str, root: Path | str | None, source: str, make_edit) -> SaveResult:
+    """A one-shot edit (the CLI) has no person to reload for: when another writer got there first,
+    it re-reads the file and applies the same edit to the new text, a few times at most."""
     root = _root(root)
-    snap = read_file(domain, "synonyms.yaml", root)
     _current_domain_must_load(domain, root)
-    edit = remove_synonym_edit(snap, canonical, variant)
-    return save_edits(domain, [edit], root, action=edit.action, source=source)
+    result = None
+    for attempt in range(CLI_CONFLICT_RETRIES):
+        edit = make_edit(read_file(domain, "synonyms.yaml", root))
+        result = save_edits(domain, [edit], root, action=edit.action, source=source)
+        if result.status != "conflict":
+            return result
+        time.sleep(0.05 * (attempt + 1) + random.random() * 0.05)  # let the other writer finish
+    return result
 
 
 def set_synonyms(domain: str, mapping: dict[str, list[str]], *, root: Path | str | None = None, source: str = "editor") -> SaveResult:
