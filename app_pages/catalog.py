@@ -8,7 +8,7 @@ import streamlit as st
 
 from routing.catalog import catalog_cost, function_schemas, search_catalog
 from ui.cards import failure_details, md_escape, render_failure, status_badge
-from ui.common import get_registry, page_setup, router_state, show_lexicon_problem
+from ui.common import get_registry, page_setup, require_router, router_state
 from ui.context import render_domain_and_today
 from ui.cost import render_cost_simulator
 from ui.examples import playground_examples
@@ -38,11 +38,7 @@ for name in get_registry().domains():
 with st.expander(f"All domains ({len(domains)})", icon=":material/folder_open:", expanded=False):
     st.dataframe(domains, hide_index=True, key="domains-table")
 
-state = router_state(st.session_state.domain)
-show_lexicon_problem(state)
-router = state.router
-if router is None:
-    st.stop()
+router = require_router(st.session_state.domain)
 domain = router.domain
 
 needle = st.text_input(

@@ -9,7 +9,7 @@ import streamlit as st
 from routing.dates import resolve_expression
 from ui.cards import CHART_CONFIG, failure_details, md_escape, render_failure
 from ui.charts import date_timeline_figure
-from ui.common import page_setup, router_state, show_lexicon_problem
+from ui.common import page_setup, require_router
 from ui.context import render_domain_and_today
 from ui.examples import date_examples
 
@@ -23,11 +23,7 @@ st.caption(
     "is a rolling window that ends today."
 )
 
-state = router_state(st.session_state.domain)
-show_lexicon_problem(state)
-router = state.router
-if router is None:
-    st.stop()
+router = require_router(st.session_state.domain)
 settings = router.index.date_settings
 today = st.session_state.today
 st.markdown(

@@ -1,6 +1,5 @@
 """Lexicon editor: edit synonyms, patterns, vague words and thresholds; preview the impact on
 the golden questions; write back to YAML safely (routing.store). Layout lives in ui/editor_views."""
-import streamlit as st
 
 from ui.common import page_setup
 from ui.editor_views import render_editor_page, render_safely

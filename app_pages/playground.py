@@ -5,7 +5,7 @@ import streamlit as st
 
 from routing.hybrid import next_context
 from ui.cards import failure_details, md_escape, render_result_card, status_badge
-from ui.common import page_setup, router_state, show_lexicon_problem
+from ui.common import page_setup, require_router
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
 from ui.examples import playground_examples
 
@@ -26,11 +26,7 @@ st.caption(
     "would call, says how sure it is, and shows why."
 )
 
-state = router_state(st.session_state.domain)
-show_lexicon_problem(state)
-router = state.router
-if router is None:
-    st.stop()
+router = require_router(st.session_state.domain)
 thresholds = render_threshold_sliders(router)
 
 

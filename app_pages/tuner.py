@@ -9,7 +9,7 @@ from routing.evaluate import golden_path, load_golden
 from routing.importer import ImportProblem, csv_columns, read_queries, relabel_cases
 from routing.store import set_thresholds
 from routing.tuning import THRESHOLD_NAMES, evaluate, is_ordered, score_cases, tune
-from ui.common import TIER_COLORS, TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
+from ui.common import TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
 from ui.coverage_charts import STATUS_ORDER, domain_picker, friendly_failure, sweep_figure
 
 SCORES_KEY = "tuner_scores"

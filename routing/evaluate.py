@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import csv
 import io
-import statistics
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -27,7 +26,7 @@ from typing import Any, Iterable
 from .errors import LexiconError, Problem
 from .router import Router
 from .schema import RouteResult, Status
-from .yamlio import LineDict, LineList, read_yaml
+from .yamlio import LineList, read_yaml
 
 STATUSES = {s.value for s in Status}
 LABEL_COLUMNS = ("expected_tool", "tool", "label", "category", "intent", "expected")

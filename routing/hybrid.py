@@ -33,7 +33,7 @@ from .llm import ChatRequest, LLMClient, LLMReply
 from .paths import decide_path
 from .schema import ErrorInfo, Path, RouteResult, Status
 from .text import words
-from .yamlio import LineDict, LineList, ProblemCollector, line_of, read_yaml
+from .yamlio import ProblemCollector, line_of, read_yaml
 
 GENERAL_CHAT = "general_chat"
 TIERS = ("cheap", "capable")

@@ -21,7 +21,7 @@ from typing import Any
 from .errors import LexiconError, Problem
 from .patterns import PatternSafetyError, check_regex
 from .text import words
-from .yamlio import LineDict, LineList, ProblemCollector, line_of, read_yaml
+from .yamlio import ProblemCollector, line_of, read_yaml
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # ROUTING_LEXICONS points the app and CLI at another lexicon folder (tests use a scratch copy).

@@ -5,7 +5,6 @@ import csv
 import io
 import json
 import shutil
-import time
 from contextlib import redirect_stdout
 from pathlib import Path
 

@@ -62,3 +62,13 @@ def show_lexicon_problem(state: RouterState) -> None:
     with st.expander("What is wrong (file, line, problem)"):
         for p in state.error.problems:
             st.markdown(f"- `{p.file}` line {p.line or '?'}: {p.message}")
+
+
+def require_router(domain: str):
+    """The domain's router in service, with the lexicon banner if its files are broken; stops the
+    page (after the banner) when no version of the domain ever loaded."""
+    state = router_state(domain)
+    show_lexicon_problem(state)
+    if state.router is None:
+        st.stop()
+    return state.router
