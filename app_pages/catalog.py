@@ -21,8 +21,17 @@ st.caption("Every tool a domain offers, the words that lead to it, and what it c
 
 
 
+# Where the router fills a parameter from, in words (the lexicon's `role`).
+ROLE_TEXT = {"date_from": "the first day of a date in the question", "date_to": "the last day of a date in the question",
+             "query": "the name or number in the question"}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' if n != 1 else ''}"
+
+
 def _tools(n: int) -> str:
-    return f"{n} tool{'s' if n != 1 else ''}"
+    return _count(n, "tool")
 
 
 domains = []
@@ -47,7 +56,10 @@ needle = st.text_input(
 )
 view = search_catalog(domain, needle)
 if needle.strip():
-    st.caption(f"“{md_escape(needle.strip())}” appears in {len(view.tools)} tools, {len(view.synonyms)} synonym groups and {len(view.patterns)} patterns.")
+    st.caption(
+        f"“{md_escape(needle.strip())}” appears in {_tools(len(view.tools))}, {_count(len(view.synonyms), 'synonym group')} "
+        f"and {_count(len(view.patterns), 'pattern')}."
+    )
 
 tools_tab, synonyms_tab, patterns_tab, cost_tab = st.tabs([
     f"Tools ({len(view.tools)})", f"Synonyms ({len(view.synonyms)})", f"Patterns ({len(view.patterns)})", "Token cost",
@@ -63,10 +75,10 @@ with tools_tab:
             st.markdown(f"**About:** {terms}" + (f" &nbsp; **Filters by:** {related}" if related else "")
                         + (f" &nbsp; **Category:** {tool.category}" if tool.category else ""))
             if tool.params:
-                rows = ["| parameter | type | default | values | required | receives |", "|---|---|---|---|---|---|"]
+                rows = ["| parameter | type | default | values | required | filled from |", "|---|---|---|---|---|---|"]
                 for p in tool.params:
                     default = "" if p.default is None else f"`{p.default}`"
-                    rows.append(f"| `{p.name}` | {p.type} | {default} | {', '.join(p.values)} | {'yes' if p.required else ''} | {p.role or ''} |")
+                    rows.append(f"| `{p.name}` | {p.type} | {default} | {', '.join(p.values)} | {'yes' if p.required else ''} | {ROLE_TEXT.get(p.role or '', p.role or '')} |")
                 st.markdown("\n".join(rows))
             by_language: dict[str, list[str]] = {}
             for language, text in tool.examples:
@@ -76,24 +88,39 @@ with tools_tab:
 
 with synonyms_tab:
     st.caption("One canonical term and its variants in every language; all are treated alike. Edit them on the Lexicon editor page.")
-    st.dataframe(
-        [{"canonical": canonical, "variants": ", ".join(variants), "count": len(variants)} for canonical, variants in view.synonyms],
-        hide_index=True, key="synonyms-table",
-        column_config={"variants": st.column_config.TextColumn("variants", width="large")},
-    )
+    if not view.synonyms:
+        st.info("No synonym mentions this. Clear the search to see them all, or add one on the Lexicon editor page.", icon=":material/search_off:")
+    else:
+        st.dataframe(
+            [{"canonical": canonical, "variants": ", ".join(variants), "count": len(variants)} for canonical, variants in view.synonyms],
+            hide_index=True, key="synonyms-table",
+            column_config={
+                "canonical": st.column_config.TextColumn("Canonical term"),
+                "variants": st.column_config.TextColumn("Variants", width="large"),
+                "count": st.column_config.NumberColumn("Variants (count)"),
+            },
+        )
 
 with patterns_tab:
     st.caption("Idioms and compound phrases that point straight at a tool, with parameter hints.")
-    st.dataframe(
-        [{
-            "pattern": p.label,
-            "tool": p.tool,
-            "parameters": ", ".join(f"{k}={v}" for k, v in p.params),
-            "weight": p.weight,
-        } for p in view.patterns],
-        hide_index=True, key="patterns-table",
-        column_config={"pattern": st.column_config.TextColumn("pattern", width="large")},
-    )
+    if not view.patterns:
+        st.info("No pattern mentions this. Clear the search to see them all.", icon=":material/search_off:")
+    else:
+        st.dataframe(
+            [{
+                "pattern": p.label,
+                "tool": p.tool,
+                "parameters": ", ".join(f"{k}={v}" for k, v in p.params),
+                "weight": p.weight,
+            } for p in view.patterns],
+            hide_index=True, key="patterns-table",
+            column_config={
+                "pattern": st.column_config.TextColumn("Pattern", width="large", help="phrase: these words in this order; terms: all these terms (or any of their variants) anywhere in the question; regex: a text pattern"),
+                "tool": st.column_config.TextColumn("Tool"),
+                "parameters": st.column_config.TextColumn("Parameter hints"),
+                "weight": st.column_config.NumberColumn("Weight", help="How strongly a match points at the tool (1 = full)."),
+            },
+        )
 
 with cost_tab:
     st.markdown(

@@ -14,6 +14,7 @@ from routing.importer import ImportProblem, csv_columns, import_labelled_csv, re
 from routing.errors import LexiconError
 from ui.common import TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
 from ui.coverage_charts import (
+    CHART_CONFIG,
     accuracy_figure,
     confusion_figure,
     domain_picker,
@@ -118,15 +119,15 @@ if saved and saved["domain"] == domain:
     cols[5].metric("p50 latency", f"{m['p50_ms']:.1f} ms", help=f"99th percentile {m['p99_ms']:.2f} ms")
 
     c1, c2 = st.columns(2)
-    c1.plotly_chart(status_figure(rows), width="stretch", key="coverage_status_chart")
-    c2.plotly_chart(path_figure(rows), width="stretch", key="coverage_path_chart")
+    c1.plotly_chart(status_figure(rows), width="stretch", key="coverage_status_chart", config=CHART_CONFIG)
+    c2.plotly_chart(path_figure(rows), width="stretch", key="coverage_path_chart", config=CHART_CONFIG)
     c1, c2 = st.columns(2)
-    c1.plotly_chart(tool_hits_figure(rows), width="stretch", key="coverage_hits_chart")
-    c2.plotly_chart(latency_figure(rows), width="stretch", key="coverage_latency_chart")
+    c1.plotly_chart(tool_hits_figure(rows), width="stretch", key="coverage_hits_chart", config=CHART_CONFIG)
+    c2.plotly_chart(latency_figure(rows), width="stretch", key="coverage_latency_chart", config=CHART_CONFIG)
     if m["n_labelled"]:
         c1, c2 = st.columns([1, 2])
-        c1.plotly_chart(accuracy_figure(m), width="stretch", key="coverage_accuracy_chart")
-        c2.plotly_chart(confusion_figure(rows), width="stretch", key="coverage_confusion_chart")
+        c1.plotly_chart(accuracy_figure(m), width="stretch", key="coverage_accuracy_chart", config=CHART_CONFIG)
+        c2.plotly_chart(confusion_figure(rows), width="stretch", key="coverage_confusion_chart", config=CHART_CONFIG)
 
     st.subheader("Every question")
     which = st.radio("Show", list(FILTERS), horizontal=True, key="coverage_filter")
@@ -139,8 +140,17 @@ if saved and saved["domain"] == domain:
         width="stretch",
         hide_index=True,
         column_config={
-            "confidence": st.column_config.ProgressColumn("confidence", min_value=0.0, max_value=1.0, format="%.2f"),
-            "timing_ms": st.column_config.NumberColumn("ms", format="%.2f"),
+            "query": st.column_config.TextColumn("Question", width="medium"),
+            "expected": st.column_config.TextColumn("Expected tool", help="Empty: the question should find no tool (a negative example)."),
+            "status": st.column_config.TextColumn("Tier"),
+            "top": st.column_config.TextColumn("Top tool"),
+            "confidence": st.column_config.ProgressColumn("Confidence", min_value=0.0, max_value=1.0, format="%.2f"),
+            "path": st.column_config.TextColumn("Path"),
+            "verdict": st.column_config.TextColumn("Verdict", help="ok: the expected tool and tier; otherwise what went wrong."),
+            "detail": st.column_config.TextColumn("Detail"),
+            "timing_ms": st.column_config.NumberColumn("Time (ms)", format="%.2f"),
+            "unknown_words": st.column_config.TextColumn("Unknown words", help="Words of the question the lexicon does not know."),
+            "suggestion": st.column_config.TextColumn("Suggested synonym", help="An unknown word and the known term it is probably a variant of."),
         },
         key="coverage_table",
     )

@@ -97,7 +97,11 @@ st.dataframe(
     column_config={
         "expression": st.column_config.TextColumn("Expression", width="medium"),
         "kind": st.column_config.TextColumn("Kind", help="calendar: whole calendar units; rolling: N units ending today"),
+        "start": st.column_config.TextColumn("Start", help="First day, inclusive"),
+        "end": st.column_config.TextColumn("End", help="Last day, inclusive"),
         "days": st.column_config.NumberColumn("Days", help="Length of the inclusive range"),
+        "rule": st.column_config.TextColumn("Rule", help="The date rule that recognised the words"),
+        "note": st.column_config.TextColumn("Note"),
     },
 )
 with st.expander("All worked examples on one timeline", icon=":material/timeline:"):

@@ -10,9 +10,10 @@ from routing.importer import ImportProblem, csv_columns, read_queries, relabel_c
 from routing.store import set_thresholds
 from routing.tuning import THRESHOLD_NAMES, evaluate, is_ordered, score_cases, tune
 from ui.common import TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
-from ui.coverage_charts import STATUS_ORDER, domain_picker, friendly_failure, sweep_figure
+from ui.coverage_charts import CHART_CONFIG, STATUS_ORDER, domain_picker, friendly_failure, sweep_figure
 
 SCORES_KEY = "tuner_scores"
+LABELS = {"high": "high · Activated", "medium": "medium · Multiple matches", "low": "low · Weak matches", "margin": "margin · lead to activate"}
 HELP = {
     "high": "Activated (fast path) at or above this confidence…",
     "medium": "Multiple matches at or above this confidence.",
@@ -104,7 +105,7 @@ cols = st.columns(4)
 chosen_values = {}
 for col, name in zip(cols, THRESHOLD_NAMES):
     st.session_state.setdefault(f"tuner_{name}", getattr(current, name))
-    chosen_values[name] = col.slider(name, 0.0, 1.0, step=0.01, key=f"tuner_{name}", help=HELP[name])
+    chosen_values[name] = col.slider(LABELS[name], 0.0, 1.0, step=0.01, key=f"tuner_{name}", help=HELP[name])
 chosen = Thresholds(**chosen_values)
 valid = is_ordered(chosen)
 if not valid:
@@ -162,4 +163,4 @@ st.subheader("What each threshold does")
 st.caption("Thick lines: accuracy. Dotted lines: the share of questions in each tier. Grey dashed: the value in the file; green: the best; amber: the slider.")
 g = st.columns(2)
 for i, name in enumerate(THRESHOLD_NAMES):
-    g[i % 2].plotly_chart(sweep_figure(report.sweeps[name], chosen_values[name]), width="stretch", key=f"tuner_chart_{name}")
+    g[i % 2].plotly_chart(sweep_figure(report.sweeps[name], chosen_values[name]), width="stretch", key=f"tuner_chart_{name}", config=CHART_CONFIG)

@@ -17,6 +17,9 @@ from ui.path_view import render_events, render_path_indicator
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
 # Plotly's mode bar only gets in the way on these small charts.
 CHART_CONFIG = {"displayModeBar": False}
+# A card's title shows this much of a long question; the whole text stays in the raw JSON.
+TITLE_CHARS = 160
+MAX_DATE_ROWS = 6  # date ranges listed and drawn on a card; more go in an expander
 
 
 def md_escape(text: str) -> str:
@@ -58,10 +61,28 @@ def render_result_card(entry: dict, *, key: str, latest: bool = False) -> None:
             render_failure("This result could not be drawn completely.", failure_details(exc))
 
 
+def _title(query: str) -> str:
+    if len(query) <= TITLE_CHARS:
+        return md_escape(query)
+    return md_escape(query[:TITLE_CHARS].rstrip()) + f"… <span style='font-size:0.85rem;font-weight:400;opacity:0.7'>({len(query):,} characters)</span>"
+
+
+def confidence_bar(conf: float, status: str) -> str:
+    """A confidence bar in the colour of the card's tier (st.progress would always be the theme colour)."""
+    pct = min(max(conf, 0.0), 1.0) * 100
+    color = TIER_COLORS.get(status, "#6b7280")
+    return (
+        f"<div style='font-size:0.9rem;margin-bottom:0.2rem'>confidence <b>{conf:.2f}</b></div>"
+        f"<div style='height:0.5rem;margin-bottom:0.75rem;border-radius:0.25rem;background:rgba(128,128,128,0.2)' role='progressbar' "
+        f"aria-valuenow='{conf:.2f}' aria-valuemin='0' aria-valuemax='1'>"
+        f"<div style='height:100%;width:{pct:.1f}%;border-radius:0.25rem;background:{color}'></div></div>"
+    )
+
+
 def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
     status = result.get("status", "")
     st.markdown(
-        f"{status_badge(status)} &nbsp; <span style='font-size:1.15rem;font-weight:600'>{md_escape(result.get('query', ''))}</span>",
+        f"{status_badge(status)} &nbsp; <span style='font-size:1.15rem;font-weight:600'>{_title(str(result.get('query', '')))}</span>",
         unsafe_allow_html=True,
     )
     meta = [
@@ -75,7 +96,15 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
     st.caption(" · ".join(meta))
 
     error = result.get("error")
-    if error:
+    unreadable = bool(error) and error.get("code") == "INVALID_QUERY"
+    if unreadable:  # nothing was routed: say what to do, keep the code for whoever reports it
+        st.error(
+            f"This question cannot be routed: {md_escape(error.get('message', ''))} "
+            "Try a business question in words, e.g. “unpaid invoices this month”.",
+            icon=":material/report:",
+        )
+        st.caption(f"Error code `{error.get('code')}`")
+    elif error:
         st.error(f"**{error.get('code')}**: {error.get('message')}", icon=":material/report:")
     elif status != "needs_clarification":
         st.markdown(md_escape(result.get("message", "")))
@@ -84,27 +113,36 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
     if result.get("clarifying_question"):
         st.info(result["clarifying_question"], icon=":material/help:")
 
+    if unreadable:
+        with st.expander("Events and raw JSON", icon=":material/data_object:"):
+            render_events(result)
+            st.json(result, expanded=False)
+        return
+
     render_path_indicator(result, key=key)
 
     candidates = result.get("candidates") or []
     matches = result.get("matches") or []
-    left, right = st.columns([1, 1], gap="medium")
-    with left:
-        if matches:
-            for m in matches:
-                _render_match(m)
-        elif not error and not result.get("available"):
-            st.caption("No tool is suggested for this question.")
-    with right:
-        if candidates:
-            st.markdown("**Why** · points per signal; dashed lines are the tier thresholds")
-            fig = _figure(entry, "scores", lambda: score_breakdown_figure(
-                candidates, result.get("thresholds") or {}, chosen=[m["name"] for m in matches]))
-            st.plotly_chart(fig, key=f"scores-{key}", config=CHART_CONFIG)
-        elif not error:
-            st.caption("No tool scored any points for this question.")
+    if matches or candidates:
+        left, right = st.columns([1, 1], gap="medium")
+        with left:
+            if matches:
+                for m in matches:
+                    _render_match(m, status)
+            elif not error and not result.get("available"):
+                st.caption("No tool is suggested for this question.")
+        with right:
+            if candidates:
+                st.markdown("**Why** · points per signal; dashed lines are the tier thresholds")
+                fig = _figure(entry, "scores", lambda: score_breakdown_figure(
+                    candidates, result.get("thresholds") or {}, chosen=[m["name"] for m in matches]))
+                st.plotly_chart(fig, key=f"scores-{key}", config=CHART_CONFIG)
+    elif not error:
+        st.caption("No tool scored any points for this question.")
     if not matches and result.get("available"):
-        _render_available(result["available"], expanded=latest)
+        # Small talk is not a failure: the tool list stays folded for it.
+        chat = (result.get("mode") or result.get("category")) == "general_chat"
+        _render_available(result["available"], expanded=latest and not chat)
 
     dates = result.get("dates") or []
     if dates:
@@ -115,12 +153,13 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
         st.json(result, expanded=False)
 
 
-def _render_match(m: dict) -> None:
+def _render_match(m: dict, status: str = "") -> None:
     conf = float(m.get("confidence", 0.0))
     st.markdown(
-        f"**`{m['name']}`** · {m.get('kind', '')} · carried by *{m.get('match_type', '')}*"
+        f"**`{m['name']}`** · {m.get('kind', '')} · carried by *{m.get('match_type', '')}*",
+        help="The signal that contributed most to the confidence; the chart on the right shows every signal.",
     )
-    st.progress(min(max(conf, 0.0), 1.0), text=f"confidence {conf:.2f}")
+    st.markdown(confidence_bar(conf, status), unsafe_allow_html=True)
     if m.get("description"):
         st.markdown(md_escape(m["description"]))
     suggested = m.get("suggested_params") or {}
@@ -152,6 +191,21 @@ def _figure(entry: dict, name: str, build):
 
 def _render_dates(dates: list[dict], today: str | None, *, key: str, entry: dict) -> None:
     st.markdown("**Dates** · inclusive ranges")
+    # The same words twice mean the same range: list and draw each distinct range once, at most a few.
+    distinct = list({(d.get("text"), d.get("start"), d.get("end"), d.get("reason")): d for d in dates}.values())
+    if len(distinct) < len(dates):
+        st.caption(f"{len(dates)} date expressions found, {len(distinct)} distinct.")
+    _date_lines(distinct[:MAX_DATE_ROWS])
+    if len(distinct) > MAX_DATE_ROWS:
+        with st.expander(f"{len(distinct) - MAX_DATE_ROWS} more date ranges"):
+            _date_lines(distinct[MAX_DATE_ROWS:])
+    dates = distinct[:MAX_DATE_ROWS]
+    if today and any(d.get("start") and d.get("end") for d in dates):
+        fig = _figure(entry, "dates", lambda: date_timeline_figure(dates, today))
+        st.plotly_chart(fig, key=f"dates-{key}", config=CHART_CONFIG)
+
+
+def _date_lines(dates: list[dict]) -> None:
     lines = []
     for d in dates:
         if d.get("start") and d.get("end"):
@@ -162,6 +216,3 @@ def _render_dates(dates: list[dict], today: str | None, *, key: str, entry: dict
             line = f"“{md_escape(d['text'])}” → not resolved: {md_escape(d.get('reason') or 'unknown reason')}"
         lines.append("- " + line)
     st.markdown("\n".join(lines))
-    if today and any(d.get("start") and d.get("end") for d in dates):
-        fig = _figure(entry, "dates", lambda: date_timeline_figure(dates, today))
-        st.plotly_chart(fig, key=f"dates-{key}", config=CHART_CONFIG)

@@ -29,6 +29,7 @@ KIND_COLORS = {"calendar": "#2f6fdf", "rolling": "#e07b39"}
 TODAY_COLOR = "#c23b3b"
 # Which tier each threshold opens, so a threshold line has its tier's colour.
 THRESHOLD_TIERS = (("high", "activated"), ("medium", "multiple_matches"), ("low", "weak_matches"))
+TOTALS_X = 1.04
 
 _BASE_LAYOUT = {
     "paper_bgcolor": "rgba(0,0,0,0)",
@@ -74,12 +75,13 @@ def score_breakdown_figure(candidates: list[dict], thresholds: dict, *, chosen: 
             "hovertemplate": f"%{{y}}<br>{signal}: %{{x:.3f}}<extra></extra>",
         })
     totals = [float(c.get("confidence", 0.0)) for c in candidates]
+    # The totals sit in their own column right of 1.0, where no threshold line can cross them.
     data.append({
         "type": "scatter",
         "mode": "text",
-        "x": [max(t, 0) + 0.02 for t in totals],
+        "x": [TOTALS_X] * len(totals),
         "y": labels,
-        "text": [f"{t:.2f}" for t in totals],
+        "text": [f"<b>{t:.2f}</b>" for t in totals],
         "textposition": "middle right",
         "showlegend": False,
         "hoverinfo": "skip",
@@ -106,7 +108,8 @@ def score_breakdown_figure(candidates: list[dict], thresholds: dict, *, chosen: 
         barmode="relative",
         height=120 + 34 * max(len(candidates), 1),
         margin={"l": 10, "r": 10, "t": 24, "b": 10},
-        xaxis={"range": [min(low_end - 0.02, -0.02), 1.12], "title": {"text": ""}, "zeroline": True, "tickformat": ".1f"},
+        xaxis={"range": [min(low_end - 0.02, -0.02), 1.16], "title": {"text": ""}, "zeroline": True,
+               "tickvals": [0, 0.5, 1.0], "tickformat": ".1f"},
         yaxis={"autorange": "reversed", "automargin": True},
         shapes=shapes,
         annotations=annotations,

@@ -3,6 +3,8 @@ the cost of sending every tool to the capable model on every message. Numbers co
 routing.hybrid (prices and token figures from the domain's settings YAML)."""
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -21,7 +23,11 @@ def _profile(domain: str, fingerprint: str, capable_share: float):
 
 
 def _usd(x: float) -> str:
-    return f"${x:,.2f}" if x >= 1 else f"${x:,.4f}"
+    """Dollars and cents from $1 up; below it three significant digits, so a tiny cost is not shown as $0.0000."""
+    if x >= 1 or x == 0:
+        return f"${x:,.2f}"
+    text = f"{x:.{max(2, 2 - math.floor(math.log10(abs(x))))}f}".rstrip("0")
+    return "$" + (text if len(text.split(".")[1]) >= 2 else f"{x:.2f}")
 
 
 def render_cost_simulator(domain: str) -> None:
@@ -72,7 +78,7 @@ def render_cost_simulator(domain: str) -> None:
             delta_color="off", delta_arrow="off", border=True,
             help=f"All {profile.all_tools_count} API tools sent to {cfg.models['capable'].name} with every message.",
         )
-        c.metric("Saved", f"{month.saved_share:.0%}", _usd(month.saved_usd), delta_color="off", delta_arrow="off", border=True)
+        c.metric("Saved", f"{month.saved_share:.0%}", f"{_usd(month.saved_usd)} per month", delta_color="off", delta_arrow="off", border=True)
         fig = go.Figure()
         for row in month.rows:
             fig.add_bar(name=row["path"], x=["Routed"], y=[row["monthly_usd"]], marker_color=ROW_COLORS[row["key"]])
@@ -81,26 +87,27 @@ def render_cost_simulator(domain: str) -> None:
             barmode="stack", height=300, margin=dict(l=10, r=10, t=10, b=10), yaxis_title="USD per month",
             legend=dict(orientation="h", y=-0.2),
         )
-        st.plotly_chart(fig, key=f"cost_chart_{domain}")
-        st.dataframe(
-            [
-                {
-                    "Path": r["path"],
-                    "Share": f"{r['share']:.0%}",
-                    "Messages": f"{r['messages']:,}",
-                    "Tokens / message": f"{r['tokens_per_message']:,}",
-                    "Cost / message": _usd(r["cost_per_message_usd"]),
-                    "Per month": _usd(r["monthly_usd"]),
-                    f"Per month ({currency})": local(r["monthly_usd"]),
-                    "Latency": f"~{r['latency_ms']:,} ms",
-                }
-                for r in month.rows
-            ],
-            hide_index=True,
-        )
-        cheap, big = cfg.models["cheap"], cfg.models["capable"]
-        st.caption(
-            f"Prices from lexicons/{domain}/settings.yaml: {cheap.name} ${cheap.input_usd_per_1m:g} in / ${cheap.output_usd_per_1m:g} out, "
-            f"{big.name} ${big.input_usd_per_1m:g} in / ${big.output_usd_per_1m:g} out per million tokens. Tokens are estimated "
-            f"(about 4 characters each); {currency} at {rate:g} per USD. Planning figures, not a bill."
-        )
+        st.plotly_chart(fig, key=f"cost_chart_{domain}", config={"displayModeBar": False})
+    # The table gets the page's full width: in the right column its last columns were cut off.
+    st.dataframe(
+        [
+            {
+                "Path": r["path"],
+                "Share": f"{r['share']:.0%}",
+                "Messages": f"{r['messages']:,}",
+                "Tokens / message": f"{r['tokens_per_message']:,}",
+                "Cost / message": _usd(r["cost_per_message_usd"]),
+                "Per month": _usd(r["monthly_usd"]),
+                f"Per month ({currency})": local(r["monthly_usd"]),
+                "Latency": f"~{r['latency_ms']:,} ms",
+            }
+            for r in month.rows
+        ],
+        hide_index=True, width="stretch",
+    )
+    cheap, big = cfg.models["cheap"], cfg.models["capable"]
+    st.caption(
+        f"Prices from lexicons/{domain}/settings.yaml: {cheap.name} ${cheap.input_usd_per_1m:g} in / ${cheap.output_usd_per_1m:g} out, "
+        f"{big.name} ${big.input_usd_per_1m:g} in / ${big.output_usd_per_1m:g} out per million tokens. Tokens are estimated "
+        f"(about 4 characters each); {currency} at {rate:g} per USD. Planning figures, not a bill."
+    )

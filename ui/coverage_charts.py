@@ -15,7 +15,13 @@ from routing.tuning import Sweep
 from ui.common import PATH_COLORS, TIER_COLORS, TIER_LABELS, domain_names
 
 STATUS_ORDER = ("activated", "multiple_matches", "weak_matches", "needs_clarification", "not_found")
-SERIES_COLORS = {"tier_accuracy": "#111827", "top1": "#0f766e"}
+# Mid-saturation so both read on light and dark themes, and unlike any tier colour.
+SERIES_COLORS = {"tier_accuracy": "#db2777", "top1": "#0f9d8a", "top3": "#5eb8ad"}
+NEUTRAL_BAR = "#4c78a8"
+# Zero cells almost transparent, so an empty cell looks empty on either theme (plain "Blues" is white).
+CONFUSION_SCALE = [[0.0, "rgba(76,120,168,0.06)"], [0.001, "rgba(76,120,168,0.6)"], [1.0, "rgba(37,99,235,1)"]]
+# Plotly's mode bar only gets in the way on these charts.
+CHART_CONFIG = {"displayModeBar": False}
 
 
 def _layout(fig: go.Figure, title: str, height: int = 300) -> go.Figure:
@@ -59,27 +65,32 @@ def tool_hits_figure(rows: list[CoverageRow], limit: int = 30) -> go.Figure:
         if r.top:
             hits[r.top] = hits.get(r.top, 0) + 1
     ranked = sorted(hits.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
-    fig = go.Figure(go.Bar(x=[v for _, v in ranked][::-1], y=[k for k, _ in ranked][::-1], orientation="h", marker_color="#2f6fdf"))
+    fig = go.Figure(go.Bar(x=[v for _, v in ranked][::-1], y=[k for k, _ in ranked][::-1], orientation="h", marker_color=NEUTRAL_BAR))
     title = "Top tool per query" + (f" (the {limit} most hit)" if len(hits) > limit else "")
+    fig.update_xaxes(title_text="queries")
     return _layout(fig, title, height=max(300, 22 * len(ranked) + 60))
 
 
 def latency_figure(rows: list[CoverageRow]) -> go.Figure:
     fig = go.Figure(go.Histogram(x=[r.timing_ms for r in rows], nbinsx=40, marker_color="#6b7280"))
     fig.update_xaxes(title_text="milliseconds per query")
+    fig.update_yaxes(title_text="queries")
     return _layout(fig, "Routing latency")
 
 
 def confusion_figure(rows: list[CoverageRow]) -> go.Figure:
     y, x, z = confusion(rows)
-    fig = go.Figure(go.Heatmap(z=z, x=x, y=y, colorscale="Blues", hovertemplate="expected %{y}<br>got %{x}<br>%{z} queries<extra></extra>"))
-    fig.update_xaxes(title_text="top tool", tickangle=-45)
-    fig.update_yaxes(title_text="expected tool", autorange="reversed")
+    fig = go.Figure(go.Heatmap(
+        z=z, x=x, y=y, colorscale=CONFUSION_SCALE, colorbar=dict(title=dict(text="queries")),
+        hovertemplate="expected %{y}<br>got %{x}<br>%{z} queries<extra></extra>",
+    ))
+    fig.update_xaxes(title_text="top tool", tickangle=-45, automargin=True)
+    fig.update_yaxes(title_text="expected tool", autorange="reversed", automargin=True)
     return _layout(fig, "Expected vs top tool", height=max(360, 18 * len(y) + 160))
 
 
 def accuracy_figure(metrics: dict) -> go.Figure:
-    names = [("top1", "Top-1"), ("top3", "Top-3"), ("tier_accuracy", "Tier")]
+    names = [("top1", "Top-1"), ("top3", "Top-3"), ("tier_accuracy", "Tier accuracy")]
     shown = [(label, metrics.get(key)) for key, label in names if metrics.get(key) is not None]
     fig = go.Figure(
         go.Bar(
@@ -87,7 +98,7 @@ def accuracy_figure(metrics: dict) -> go.Figure:
             y=[v * 100 for _, v in shown],
             text=[f"{v:.1%}" for _, v in shown],
             textposition="outside",
-            marker_color=["#0f766e", "#14b8a6", "#111827"][: len(shown)],
+            marker_color=[SERIES_COLORS[k] for k, _ in names if metrics.get(k) is not None],
         )
     )
     fig.update_yaxes(range=[0, 110], title_text="%")
@@ -108,8 +119,11 @@ def sweep_figure(sweep: Sweep, chosen: float) -> go.Figure:
         )
     fig.add_trace(go.Scatter(x=xs, y=[p.top1 for p in pts], name="Top-1 accuracy", mode="lines", line=dict(color=SERIES_COLORS["top1"], width=3)))
     fig.add_trace(go.Scatter(x=xs, y=[p.tier_accuracy for p in pts], name="Tier accuracy", mode="lines", line=dict(color=SERIES_COLORS["tier_accuracy"], width=3)))
-    fig.add_vline(x=sweep.current, line=dict(color="#9ca3af", dash="dash"), annotation_text="in file", annotation_position="top left")
-    fig.add_vline(x=sweep.best, line=dict(color="#16a34a", width=2), annotation_text="best", annotation_position="top right")
+    if abs(sweep.best - sweep.current) < 1e-9:  # one line, one label: two labels on one spot overlap
+        fig.add_vline(x=sweep.best, line=dict(color="#16a34a", width=2), annotation_text="in file = best", annotation_position="top right")
+    else:
+        fig.add_vline(x=sweep.current, line=dict(color="#9ca3af", dash="dash"), annotation_text="in file", annotation_position="top left")
+        fig.add_vline(x=sweep.best, line=dict(color="#16a34a", width=2), annotation_text="best", annotation_position="top right")
     if abs(chosen - sweep.current) > 1e-9:
         fig.add_vline(x=chosen, line=dict(color="#f59e0b", width=2), annotation_text="slider", annotation_position="bottom right")
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")

@@ -18,7 +18,8 @@ import streamlit as st
 from routing import store
 from routing.errors import LexiconError
 from routing.impact import ImpactReport, preview_impact
-from ui.common import TIER_COLORS, TIER_LABELS, domain_names, get_registry, router_state, show_lexicon_problem
+from ui.cards import status_badge
+from ui.common import domain_names, get_registry, router_state, show_lexicon_problem
 from ui.editor_tables import MATCH_KINDS, merge_patterns, merge_synonyms, pattern_rows, split_list, synonym_rows
 
 ss = st.session_state
@@ -319,7 +320,9 @@ def render_history(domain: str) -> None:
         if e.complete
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    if st.button("Undo the last save", key=_k(domain, "undo_btn"), icon=":material/undo:"):
+    nothing_to_undo = all(e.undone for e in entries if e.complete)
+    if st.button("Undo the last save", key=_k(domain, "undo_btn"), icon=":material/undo:", disabled=nothing_to_undo,
+                 help="Every save here has been undone already." if nothing_to_undo else None):
         result = store.undo_last_save(domain, lexicon_root())
         if result.ok:
             load(domain, force=True)
@@ -480,11 +483,7 @@ def render_try(domain: str) -> None:
     status = res.status.value
     top = res.top.name if res.top else "no match"
     conf = f"{res.top.confidence:.2f}" if res.top else ""
-    st.markdown(
-        f"<span style='background:{TIER_COLORS[status]};color:white;padding:2px 8px;border-radius:10px'>{TIER_LABELS[status]}</span> "
-        f"&nbsp;**{html.escape(top)}** {conf}",
-        unsafe_allow_html=True,
-    )
+    st.markdown(f"{status_badge(status)} &nbsp;**{html.escape(top)}** {conf}", unsafe_allow_html=True)
 
 
 # ---------------------------------------------------------------- the page
@@ -505,6 +504,8 @@ def _apply_prefill() -> str:
     ss[_k(ss.domain, "add_variant")] = variant
     ss["ed:prefill_query"] = prefill.get("query") or ""
     ss.pop(_k(ss.domain, "extra_queries"), None)
+    if ss["ed:prefill_query"]:  # the question that fell through, routed live, so a save shows its effect
+        ss[_k(ss.domain, "try_query")] = ss["ed:prefill_query"]
     what = f"add “{variant}” under a canonical term" if variant else "add the missing word under a canonical term"
     _say(ss.domain, "syn-ok", f"From Coverage: {what}, then preview the impact on the right.")
     return ss["ed:prefill_query"]

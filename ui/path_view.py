@@ -7,6 +7,7 @@ UPSTREAM_DOWN reason with the request that would have been sent.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 
 import streamlit as st
@@ -15,6 +16,11 @@ from ui.common import PATH_COLORS
 
 MODE_COLORS = {"cfo": "#2f6fdf", "bookkeeper": "#d0651a", "general_chat": "#6b7280"}
 MODE_LABELS = {"cfo": "CFO", "bookkeeper": "Bookkeeper", "general_chat": "Chat"}
+MODE_HELP = {
+    "cfo": "CFO mode: questions about reports and analysis",
+    "bookkeeper": "Bookkeeper mode: actions such as creating invoices or recording payments",
+    "general_chat": "Chat mode: small talk, no business tool needed",
+}
 EVENT_LABELS = {
     "route_started": "Route started",
     "route_classified": "Classified",
@@ -36,10 +42,26 @@ def _badge(text: str, color: str) -> str:
 
 
 def mode_badge(mode: str | None) -> str:
-    """HTML badge for a mode, in its colour (for conversation views)."""
+    """HTML badge for a mode, in its colour (for conversation views). Outlined, not filled, so it is
+    never mistaken for a tier badge (CFO blue is close to the "Multiple matches" blue)."""
     if not mode:
         return ""
-    return _badge(MODE_LABELS.get(mode, mode), MODE_COLORS.get(mode, "#6b7280"))
+    color = MODE_COLORS.get(mode, "#6b7280")
+    title = html.escape(MODE_HELP.get(mode, f"{mode} mode"), quote=True)
+    return (
+        f"<span title='{title}' style='border:1.5px solid {color};color:{color};border-radius:0.6rem;"
+        f"padding:0.05rem 0.5rem;font-size:0.85rem;font-weight:600;white-space:nowrap'>"
+        f"{MODE_LABELS.get(mode, mode)} mode</span>"
+    )
+
+
+def _mode_switch_note(switch: dict | None) -> None:
+    if switch:
+        st.info(
+            f"Mode switch: {MODE_LABELS.get(switch.get('from'), switch.get('from'))} → "
+            f"{MODE_LABELS.get(switch.get('to'), switch.get('to'))} ({switch.get('reason', '')})",
+            icon=":material/swap_horiz:",
+        )
 
 
 def _money(usd: float | None) -> str:
@@ -82,6 +104,7 @@ def render_path_indicator(result: dict, *, key: str | None = None) -> None:
             )
             reason = result.get("path_reason") or ""  # starts with the intent's name: keep its case
             st.caption(f"{reason}. The cheapest model ({result.get('model') or '-'}) only formats the answer; no tools are sent.")
+            _mode_switch_note(switch)
             steps = result.get("pipeline") or []
             if steps:
                 lines = []
@@ -106,12 +129,7 @@ def render_path_indicator(result: dict, *, key: str | None = None) -> None:
             )
             reasons = [x for x in (result.get("path_reason"), result.get("model_reason")) if x]
             st.caption(". ".join(x[:1].upper() + x[1:] for x in reasons) + ".")
-            if switch:
-                st.info(
-                    f"Mode switch: {MODE_LABELS.get(switch.get('from'), switch.get('from'))} → "
-                    f"{MODE_LABELS.get(switch.get('to'), switch.get('to'))} ({switch.get('reason', '')})",
-                    icon=":material/swap_horiz:",
-                )
+            _mode_switch_note(switch)
             if tools:
                 with st.expander(f"Tools sent to the model ({len(tools)})"):
                     st.markdown(" ".join(f"`{t}`" for t in tools))
