@@ -14,6 +14,7 @@ from routing.importer import ImportProblem, csv_columns, import_labelled_csv, re
 from routing.errors import LexiconError
 from ui.common import TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
 from ui.coverage_charts import (
+    progress_reporter,
     CHART_CONFIG,
     accuracy_figure,
     confusion_figure,
@@ -89,18 +90,14 @@ elif router is not None:
             cases = None
 
 if st.button("Run", type="primary", disabled=not cases, key="coverage_run_button"):
-    bar = st.progress(0.0, text="Routing…")
-
-    def tick(i: int, n: int) -> None:
-        if i == n or i % 25 == 0:
-            bar.progress(i / n, text=f"Routing {i:,} of {n:,} questions…")
+    tick = progress_reporter("Routing…", "Routing")
 
     try:
         run = run_coverage(router, cases, default_today=st.session_state.today, progress=tick)
         st.session_state[RUN_KEY] = {"domain": domain, "source": source_label, "run": run}
     except Exception as exc:  # a broken lexicon or query must not take the page down
         friendly_failure("The run stopped on an unexpected problem; nothing was lost.", exc)
-    bar.empty()
+    tick.clear()
 
 # ------------------------------------------------------------------ results
 

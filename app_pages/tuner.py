@@ -10,7 +10,7 @@ from routing.importer import ImportProblem, csv_columns, read_queries, relabel_c
 from routing.store import set_thresholds
 from routing.tuning import THRESHOLD_NAMES, evaluate, is_ordered, score_cases, tune
 from ui.common import TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
-from ui.coverage_charts import CHART_CONFIG, STATUS_ORDER, domain_picker, friendly_failure, sweep_figure
+from ui.coverage_charts import CHART_CONFIG, STATUS_ORDER, domain_picker, friendly_failure, progress_reporter, sweep_figure
 
 SCORES_KEY = "tuner_scores"
 LABELS = {"high": "high · Activated", "medium": "medium · Multiple matches", "low": "low · Weak matches", "margin": "margin · lead to activate"}
@@ -70,18 +70,14 @@ if not cases:
 signature = (domain, router.domain.fingerprint, source_label, len(cases), str(st.session_state.today))
 saved = st.session_state.get(SCORES_KEY)
 if saved is None or saved["signature"] != signature:
-    bar = st.progress(0.0, text="Scoring the questions once…")
-
-    def tick(i: int, n: int) -> None:
-        if i == n or i % 25 == 0:
-            bar.progress(i / n, text=f"Scoring {i:,} of {n:,}…")
+    tick = progress_reporter("Scoring the questions once…", "Scoring")
 
     try:
         scored = score_cases(router, cases, default_today=st.session_state.today, progress=tick)
     except Exception as exc:  # never a raw traceback on the page
         friendly_failure("Scoring stopped on an unexpected problem.", exc)
         st.stop()
-    bar.empty()
+    tick.clear()
     saved = {"signature": signature, "scored": scored}
     st.session_state[SCORES_KEY] = saved
     for name in THRESHOLD_NAMES:  # sliders start at the file's values for a new set or version

@@ -159,3 +159,15 @@ def friendly_failure(message: str, exc: BaseException) -> None:
     st.error(message, icon=":material/error:")
     with st.expander("Technical details"):
         st.code("".join(traceback.format_exception(exc)), language="text")
+
+
+def progress_reporter(start_text: str, verb: str):
+    """A progress bar and the callback routing.evaluate / routing.tuning call per question."""
+    bar = st.progress(0.0, text=start_text)
+
+    def tick(i: int, n: int) -> None:
+        if i == n or i % 25 == 0:  # redraw every 25 questions: drawing costs more than routing
+            bar.progress(i / n, text=f"{verb} {i:,} of {n:,} questions…")
+
+    tick.clear = bar.empty  # the caller removes the bar when the run is over
+    return tick
