@@ -6,7 +6,7 @@ import json
 
 import streamlit as st
 
-from routing.catalog import catalog_cost, function_schemas, search_catalog
+from routing.paths.catalog import catalog_cost, function_schemas, search_catalog
 from ui.cards import failure_details, md_escape, render_failure, status_badge
 from ui.common import get_registry, page_setup, require_router, router_state
 from ui.context import render_domain_and_today

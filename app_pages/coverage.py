@@ -8,10 +8,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from routing.evaluate import golden_path, load_golden
-from routing.gaps import editor_prefill, find_gaps, run_coverage
-from routing.importer import ImportProblem, csv_columns, import_labelled_csv, read_queries, relabel_cases
-from routing.errors import LexiconError
+from routing.quality.evaluate import golden_path, load_golden
+from routing.quality.gaps import editor_prefill, find_gaps, run_coverage
+from routing.quality.importer import ImportProblem, csv_columns, import_labelled_csv, read_queries, relabel_cases
+from routing.core.errors import LexiconError
 from ui.common import TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
 from ui.coverage_charts import (
     progress_reporter,

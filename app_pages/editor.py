@@ -1,5 +1,5 @@
 """Lexicon editor: edit synonyms, patterns, vague words and thresholds; preview the impact on
-the golden questions; write back to YAML safely (routing.store). Layout lives in ui/editor_views."""
+the golden questions; write back to YAML safely (routing.editing.store). Layout lives in ui/editor_views."""
 
 from ui.common import page_setup
 from ui.editor_views import render_editor_page, render_safely

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from routing.hybrid import next_context
+from routing.paths.hybrid import next_context
 from ui.cards import failure_details, md_escape, render_result_card, status_badge
 from ui.common import page_setup, require_router
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url

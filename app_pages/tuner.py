@@ -4,11 +4,11 @@ from __future__ import annotations
 import streamlit as st
 
 from routing import Thresholds
-from routing.errors import LexiconError
-from routing.evaluate import golden_path, load_golden
-from routing.importer import ImportProblem, csv_columns, read_queries, relabel_cases
-from routing.store import set_thresholds
-from routing.tuning import THRESHOLD_NAMES, evaluate, is_ordered, score_cases, tune
+from routing.core.errors import LexiconError
+from routing.quality.evaluate import golden_path, load_golden
+from routing.quality.importer import ImportProblem, csv_columns, read_queries, relabel_cases
+from routing.editing.store import set_thresholds
+from routing.quality.tuning import THRESHOLD_NAMES, evaluate, is_ordered, score_cases, tune
 from ui.common import TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
 from ui.coverage_charts import CHART_CONFIG, STATUS_ORDER, domain_picker, friendly_failure, progress_reporter, sweep_figure
 

@@ -1,20 +1,25 @@
-"""Route natural-language business questions to the tools of an AI agent.
+"""Route natural-language questions to the tools of an AI agent.
 
-    from routing import Router
-    router = Router.load("accounting")
+    from routing import load_router
+    router = load_router("accounting")            # the domain's design, built from lexicons/accounting/
     result = router.route("outstanding invoices", today="2026-01-22")
-    result.status, result.top.name, result.to_dict()
+    result.status, result.top.name                # (Status.ACTIVATED, 'invoice_list')
+    result.to_dict()                              # the shape of shared/CONTRACT.md
 
-Pure Python: never imports Streamlit. See shared/CONTRACT.md for the result's shape.
+Pure Python: never imports Streamlit. Packages: core (ranking), dates, paths (fast / LLM),
+designs (one per routing design), editing (safe write-back), quality (eval, tuning, import),
+cli. See README "How it is built".
 """
-from .errors import ErrorCode, LexiconError, Problem, QueryError
-from .lexicon import Domain, Thresholds, list_domain_names, load_domain
-from .registry import RouterRegistry, RouterState
-from .router import Router
-from .schema import Correction, ErrorInfo, Match, Path, RouteResult, Status
+from routing.core.errors import ErrorCode, LexiconError, Problem, QueryError
+from routing.core.lexicon import Domain, Thresholds, list_domain_names, load_domain
+from routing.core.router import Router
+from routing.core.schema import Correction, ErrorInfo, Match, Path, RouteResult, Status
+from routing.designs import DESIGNS, RoutingDesign, build_router, load_router
+from routing.registry import RouterRegistry, RouterState
 
 __all__ = [
     "Correction",
+    "DESIGNS",
     "Domain",
     "ErrorCode",
     "ErrorInfo",
@@ -27,8 +32,11 @@ __all__ = [
     "Router",
     "RouterRegistry",
     "RouterState",
+    "RoutingDesign",
     "Status",
     "Thresholds",
+    "build_router",
     "list_domain_names",
     "load_domain",
+    "load_router",
 ]

@@ -1,4 +1,4 @@
-"""Routers per domain, rebuilt when a lexicon file changes, and the last good one kept when the
+"""Built routers per domain (whatever their design), rebuilt when a lexicon file changes, and the last good one kept when the
 new files do not validate (so a hand edit gone wrong never takes routing down)."""
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import LexiconError
-from .lexicon import DEFAULT_LEXICON_ROOT, domain_files, fingerprint_files, list_domain_names, load_domain
-from .router import Router
+from routing.core.errors import LexiconError
+from routing.core.lexicon import DEFAULT_LEXICON_ROOT, domain_files, fingerprint_files, list_domain_names, load_domain
+from routing.designs import RoutingDesign, build_router
 
 
 @dataclass(frozen=True)
 class RouterState:
-    router: Router | None  # the router in service: the newest valid one
+    router: RoutingDesign | None  # the router in service: the newest valid one
     error: LexiconError | None  # why the files on disk are not the ones in service, if they are not
     fingerprint: str  # of the files on disk now
 
@@ -27,7 +27,7 @@ class RouterRegistry:
         self.root = Path(root)
         self.router_kwargs = router_kwargs
         self._lock = threading.Lock()
-        self._good: dict[str, Router] = {}
+        self._good: dict[str, RoutingDesign] = {}
         self._failed: dict[str, tuple[str, LexiconError]] = {}
 
     def domains(self) -> list[str]:
@@ -46,7 +46,7 @@ class RouterRegistry:
             if failed is not None and failed[0] == fp:
                 return RouterState(good, failed[1], fp)
             try:
-                router = Router(load_domain(domain, self.root), **self.router_kwargs)
+                router = build_router(load_domain(domain, self.root), **self.router_kwargs)
             except LexiconError as exc:
                 self._failed[domain] = (fp, exc)
                 return RouterState(good, exc, fp)
@@ -54,7 +54,7 @@ class RouterRegistry:
             self._failed.pop(domain, None)
             return RouterState(router, None, fp)
 
-    def router(self, domain: str) -> Router:
+    def router(self, domain: str) -> RoutingDesign:
         """The router in service; raises LexiconError only if no version ever loaded."""
         st = self.state(domain)
         if st.router is None:

@@ -1,4 +1,4 @@
-"""routing.catalog: the tools as OpenAI function schemas, their token estimate, and catalog search."""
+"""routing.paths.catalog: the tools as OpenAI function schemas, their token estimate, and catalog search."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import math
 import pytest
 
 from routing import Router
-from routing.catalog import catalog_cost, estimate_tokens, function_schema, function_schemas, search_catalog
+from routing.paths.catalog import catalog_cost, estimate_tokens, function_schema, function_schemas, search_catalog
 
 
 @pytest.fixture(scope="module")

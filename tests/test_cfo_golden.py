@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from routing import Router
-from routing.evaluate import load_golden, run_cases
+from routing.quality.evaluate import load_golden, run_cases
 
 GOLDEN = Path(__file__).resolve().parent.parent / "lexicons" / "cfo" / "golden.yaml"
 DATA = yaml.safe_load(GOLDEN.read_text())
@@ -73,6 +73,6 @@ def test_the_intent_store_has_25_intents_with_both_languages(cfo):
 
 
 def test_routing_eval_agrees(cfo):
-    """The same corpus through routing.evaluate (what `python -m routing eval --domain cfo` prints)."""
+    """The same corpus through routing.quality.evaluate (what `python -m routing eval --domain cfo` prints)."""
     metrics = run_cases(cfo, load_golden(GOLDEN), default_today=TODAY).metrics()
     assert metrics["failures"] == [] and metrics["top1"] == 1.0

@@ -63,8 +63,8 @@ def test_coverage_upload_and_fix_opens_editor_prefilled(scratch):
     at = app("app_pages/coverage.py").run()
     at.radio(key="coverage_source").set_value("Upload a file").run()
     # A file upload cannot be driven in AppTest; run the same cases through the page's state instead.
-    from routing.evaluate import GoldenCase
-    from routing.gaps import run_coverage
+    from routing.quality.evaluate import GoldenCase
+    from routing.quality.gaps import run_coverage
 
     router = ui.common.get_registry().router("accounting")
     run = run_coverage(router, [GoldenCase("kwitansi bulan ini"), GoldenCase("outstanding invoices", tool="invoice_list")], default_today="2026-01-22")

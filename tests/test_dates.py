@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-import routing.dates as dates_module
-from routing.dates import (
+import routing.dates.resolver as dates_module
+from routing.dates.resolver import (
     DateLexicon, DateRange, DateSettings, find_dates, load_date_lexicon, resolve_expression,
 )
 
@@ -348,7 +348,7 @@ def test_speed(lexicon):
 
 def test_module_import_does_not_pull_dateparser():
     import subprocess
-    out = subprocess.run([sys.executable, "-c", "import sys, routing.dates; print('dateparser' in sys.modules)"],
+    out = subprocess.run([sys.executable, "-c", "import sys, routing.dates.resolver; print('dateparser' in sys.modules)"],
                          capture_output=True, text=True, cwd=REPO, check=True)
     assert out.stdout.strip() == "False"
 
@@ -479,8 +479,8 @@ def test_fiscal_year_label_end(lexicon):
 
 def test_fiscal_year_label_domain_setting(tmp_path):
     import shutil
-    from routing.errors import LexiconError
-    from routing.lexicon import load_domain
+    from routing.core.errors import LexiconError
+    from routing.core.lexicon import load_domain
 
     cfo = load_domain("cfo", REPO / "lexicons").settings
     assert (cfo.fiscal_year_start_month, cfo.fiscal_year_label) == (4, "end")

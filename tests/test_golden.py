@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from routing import Router
-from routing.evaluate import judge, load_golden, run_cases
+from routing.quality.evaluate import judge, load_golden, run_cases
 
 LEXICONS = Path(__file__).resolve().parent.parent / "lexicons"
 GOLDEN = load_golden(LEXICONS / "accounting" / "golden.yaml")

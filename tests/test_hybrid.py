@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from routing import LexiconError, Router
-from routing.hybrid import apply_enrichments, cost_profile, load_path_config, monthly_cost, next_context, path_config
-from routing.money import format_inr, format_money
+from routing.paths.hybrid import apply_enrichments, cost_profile, load_path_config, monthly_cost, next_context, path_config
+from routing.paths.money import format_inr, format_money
 
 ROOT = Path(__file__).resolve().parent.parent
 CFO = ROOT / "lexicons" / "cfo"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from routing import store
-from routing.impact import preview_impact
+from routing.editing import store
+from routing.editing.impact import preview_impact
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from routing import Router, Status
-from routing.cli import main
-from routing.evaluate import load_golden, load_labelled_csv, run_cases
-from routing.importer import ImportProblem, import_labelled_csv, split_holdout
+from routing.cli.main import main
+from routing.quality.evaluate import load_golden, load_labelled_csv, run_cases
+from routing.quality.importer import ImportProblem, import_labelled_csv, split_holdout
 
 ROOT = Path(__file__).resolve().parent.parent
 BANKING = Path("/work/shared/data/banking77")
@@ -137,7 +137,7 @@ def test_banking77_top1_floor(lexicon_root):
     import_labelled_csv(BANKING / "train.csv", "banking77", root=lexicon_root, holdout=0.1)
     router = Router.load("banking77", lexicon_root)
     cases = load_labelled_csv(BANKING / "test.csv", text_col="text", label_col="category")
-    from routing.importer import relabel_cases
+    from routing.quality.importer import relabel_cases
 
     metrics = run_cases(router, relabel_cases(router.domain, cases)).metrics()
     assert metrics["n"] == 3080

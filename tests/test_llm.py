@@ -11,8 +11,8 @@ import pytest
 
 from fake_openai import FakeOpenAI, refused_url
 from routing import Router
-from routing.hybrid import run_llm, run_llm_for_dict
-from routing.llm import LLMClient, LLMConfig
+from routing.paths.hybrid import run_llm, run_llm_for_dict
+from routing.paths.llm import LLMClient, LLMConfig
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DRILLDOWN = "mujhe pichle mahine ke sabse bade kharche dikhao aur unka trend batao"

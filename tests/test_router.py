@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from routing import ErrorCode, Router, Status, Thresholds
-from routing.lexicon import domain_from_data, load_shared_words
+from routing.core.lexicon import domain_from_data, load_shared_words
 
 ROOT = Path(__file__).resolve().parent.parent
 TODAY = "2026-01-22"

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from routing import RouterRegistry, Status, store
-from routing.cli import main as cli_main
-from routing.lexicon import load_domain
-from routing.router import Router
+from routing import RouterRegistry, Status
+from routing.editing import store
+from routing.cli.main import main as cli_main
+from routing.core.lexicon import load_domain
+from routing.core.router import Router
 
 ROOT = Path(__file__).resolve().parent.parent
 TODAY = "2026-01-22"

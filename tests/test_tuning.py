@@ -6,9 +6,9 @@ from dataclasses import replace
 import pytest
 
 from routing import Status, Thresholds
-from routing.evaluate import GoldenCase, golden_path, load_golden, run_cases
-from routing.gaps import confusion, editor_prefill, find_gaps, run_coverage
-from routing.tuning import evaluate, ordered_thresholds, score_cases, sweep, tune
+from routing.quality.evaluate import GoldenCase, golden_path, load_golden, run_cases
+from routing.quality.gaps import confusion, editor_prefill, find_gaps, run_coverage
+from routing.quality.tuning import evaluate, ordered_thresholds, score_cases, sweep, tune
 
 TODAY = "2026-01-22"
 CASES = [

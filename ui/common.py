@@ -7,7 +7,7 @@ from datetime import date
 import streamlit as st
 
 from routing import RouterRegistry, RouterState
-from routing.lexicon import DEFAULT_LEXICON_ROOT
+from routing.core.lexicon import DEFAULT_LEXICON_ROOT
 
 # One colour per tier, readable on light and dark themes (mid-saturation, white text on top).
 TIER_COLORS = {

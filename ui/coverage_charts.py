@@ -1,6 +1,6 @@
 """Plotly figures and shared widgets for the coverage and threshold-tuner pages.
 
-Figures are built from plain rows (routing.gaps.CoverageRow / routing.tuning.Sweep), so a test
+Figures are built from plain rows (routing.quality.gaps.CoverageRow / routing.quality.tuning.Sweep), so a test
 can inspect their data without a browser.
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ import traceback
 import plotly.graph_objects as go
 import streamlit as st
 
-from routing.gaps import CoverageRow, confusion
-from routing.tuning import Sweep
+from routing.quality.gaps import CoverageRow, confusion
+from routing.quality.tuning import Sweep
 from ui.common import PATH_COLORS, TIER_COLORS, TIER_LABELS, domain_names
 
 STATUS_ORDER = ("activated", "multiple_matches", "weak_matches", "needs_clarification", "not_found")
@@ -162,7 +162,7 @@ def friendly_failure(message: str, exc: BaseException) -> None:
 
 
 def progress_reporter(start_text: str, verb: str):
-    """A progress bar and the callback routing.evaluate / routing.tuning call per question."""
+    """A progress bar and the callback routing.quality.evaluate / routing.quality.tuning call per question."""
     bar = st.progress(0.0, text=start_text)
 
     def tick(i: int, n: int) -> None:

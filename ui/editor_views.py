@@ -1,4 +1,4 @@
-"""The lexicon editor page's sections. Every decision is a call into routing.store / routing.impact;
+"""The lexicon editor page's sections. Every decision is a call into routing.editing.store / routing.editing.impact;
 this module only keeps the user's draft in st.session_state and lays out widgets.
 
 Draft model, per domain: the files as loaded (snapshots), a committed draft per section, and the
@@ -15,9 +15,9 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from routing import store
-from routing.errors import LexiconError
-from routing.impact import ImpactReport, preview_impact
+from routing.editing import store
+from routing.core.errors import LexiconError
+from routing.editing.impact import ImpactReport, preview_impact
 from ui.cards import status_badge
 from ui.common import domain_names, get_registry, router_state, show_lexicon_problem
 from ui.editor_tables import MATCH_KINDS, merge_patterns, merge_synonyms, pattern_rows, split_list, synonym_rows

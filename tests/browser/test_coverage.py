@@ -6,7 +6,8 @@ import pytest
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
-from routing import Router, Status, store
+from routing import Router, Status
+from routing.editing import store
 
 from .conftest import shot, wait_idle
 

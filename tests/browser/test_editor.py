@@ -1,7 +1,7 @@
 """The lexicon editor in a real browser: add a synonym through the UI, preview, save."""
 from __future__ import annotations
 
-from routing import store
+from routing.editing import store
 
 from .conftest import shot, wait_idle
 

@@ -11,9 +11,9 @@ import heapq
 import math
 from dataclasses import dataclass, field
 
-from .index import LITERAL_MASS, QueryAnalysis, RouterIndex
-from .lexicon import Weights
-from .patterns import search_with_timeout
+from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
+from routing.core.lexicon import Weights
+from routing.core.patterns import search_with_timeout
 
 
 

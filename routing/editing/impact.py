@@ -15,11 +15,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Iterable
 
-from .errors import LexiconError, Problem
-from .evaluate import GoldenCase, judge, load_golden
-from .lexicon import DEFAULT_LEXICON_ROOT, load_domain
-from .router import Router
-from .store import FileEdit, read_patterns, read_synonyms
+from routing.core.errors import LexiconError, Problem
+from routing.quality.evaluate import GoldenCase, judge, load_golden
+from routing.core.lexicon import DEFAULT_LEXICON_ROOT, load_domain
+from routing.core.router import Router
+from routing.editing.store import FileEdit, read_patterns, read_synonyms
 
 __all__ = ["ImpactReport", "QueryChange", "RouteSummary", "impact_cases", "preview_impact", "probe_queries", "compare_routers"]
 

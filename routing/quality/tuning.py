@@ -15,13 +15,13 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Callable, Iterable
 
-from .clock import parse_today
-from .evaluate import GoldenCase
-from .index import QueryAnalysis
-from .lexicon import Thresholds
-from .router import Router, classify, validate_query
-from .schema import Status
-from .scoring import Scored
+from routing.core.clock import parse_today
+from routing.quality.evaluate import GoldenCase
+from routing.core.index import QueryAnalysis
+from routing.core.lexicon import Thresholds
+from routing.core.router import Router, classify, validate_query
+from routing.core.schema import Status
+from routing.core.scoring import Scored
 
 THRESHOLD_NAMES = ("high", "medium", "low", "margin")
 SHOWN = (Status.ACTIVATED, Status.MULTIPLE_MATCHES, Status.WEAK_MATCHES)

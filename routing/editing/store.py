@@ -39,10 +39,10 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.util import load_yaml_guess_indent
 
-from .errors import LexiconError, Problem
-from .lexicon import DEFAULT_LEXICON_ROOT, domain_files, fingerprint_files, list_domain_names, load_domain
-from .text import words
-from .yamlio import parse_yaml
+from routing.core.errors import LexiconError, Problem
+from routing.core.lexicon import DEFAULT_LEXICON_ROOT, domain_files, fingerprint_files, list_domain_names, load_domain
+from routing.core.text import words
+from routing.core.yamlio import parse_yaml
 
 EDITABLE_FILES = ("synonyms.yaml", "patterns.yaml", "settings.yaml")
 THRESHOLD_KEYS = ("high", "medium", "low", "margin")

@@ -7,7 +7,7 @@ from typing import Any
 
 import yaml
 
-from .errors import LexiconError, Problem
+from routing.core.errors import LexiconError, Problem
 
 
 class LineDict(dict):

@@ -59,7 +59,7 @@ from typing import Callable, Iterable
 
 import yaml
 
-from .yamlio import LineDict, load_with_lines
+from routing.core.yamlio import LineDict, load_with_lines
 
 __all__ = [
     "DateLexicon",
@@ -71,7 +71,7 @@ __all__ = [
     "resolve_expression",
 ]
 
-DEFAULT_LEXICON_PATH = Path(__file__).resolve().parent.parent / "lexicons" / "_shared" / "dates.yaml"
+DEFAULT_LEXICON_PATH = Path(__file__).resolve().parents[2] / "lexicons" / "_shared" / "dates.yaml"
 
 CALENDAR = "calendar"
 ROLLING = "rolling"

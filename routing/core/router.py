@@ -8,23 +8,25 @@ from datetime import date
 from pathlib import Path as FsPath
 from typing import Any
 
-from .clock import parse_today
-from .dates import DateLexicon, load_date_lexicon
-from .errors import ErrorCode
-from .index import QueryAnalysis, RouterIndex
-from .lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, Domain, Thresholds, load_domain
-from .params import suggest_params
-from .paths import decide_path
-from .schema import ErrorInfo, Match, Path, RouteResult, Status
-from .scoring import Scored, combine, match_patterns, score_action, score_example, score_keyword
-from .text import MAX_QUERY_CHARS
+from routing.core.clock import parse_today
+from routing.dates.resolver import DateLexicon, load_date_lexicon
+from routing.core.errors import ErrorCode
+from routing.core.index import QueryAnalysis, RouterIndex
+from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, Domain, Thresholds, load_domain
+from routing.core.params import suggest_params
+from routing.paths.decide import decide_path
+from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
+from routing.core.scoring import Scored, combine, match_patterns, score_action, score_example, score_keyword
+from routing.core.text import MAX_QUERY_CHARS
 
 MAX_MULTIPLE = 3
 MAX_WEAK = 5
 
 
 class Router:
-    """Build once per lexicon version; `route` never mutates it."""
+    """Design `tools`: build once per lexicon version; `route` never mutates it."""
+
+    design = "tools"
 
     def __init__(self, domain: Domain, *, date_lexicon: DateLexicon | None = None, encoder: Any = None):
         self.domain = domain
@@ -32,7 +34,7 @@ class Router:
         self.index = RouterIndex(domain, self.date_lexicon)
         self.encoder = encoder
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
-        from .hybrid import path_config
+        from routing.paths.hybrid import path_config
 
         # Path settings and tool groups are part of the lexicon: a broken one fails the build (the
         # registry then keeps serving the last good router) instead of every result.
@@ -41,6 +43,15 @@ class Router:
     @classmethod
     def load(cls, name: str, root: FsPath | str = DEFAULT_LEXICON_ROOT, **kwargs) -> "Router":
         return cls(load_domain(name, root), **kwargs)
+
+    def run_llm(self, result: RouteResult, *, client=None) -> RouteResult:
+        """Run the LLM path of a result for real (routing.paths.hybrid)."""
+        from routing.paths.hybrid import run_llm
+
+        return run_llm(self, result, client=client)
+
+    def describe(self) -> dict:
+        return self.domain.describe()
 
     @property
     def name(self) -> str:
@@ -119,7 +130,7 @@ class Router:
 
     def plan_path(self, status, matches, analysis, query, context):
         """The hybrid-path layer (routing.hybrid) fills category, model, pipeline, tools, estimate, events."""
-        from .hybrid import plan_route
+        from routing.paths.hybrid import plan_route
 
         return plan_route(self, status, matches, analysis, query, context)
 

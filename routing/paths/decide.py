@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .schema import Match, Path, Status
+from routing.core.schema import Match, Path, Status
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,10 @@ class RouteResult:
     llm: dict | None = None
     estimate: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
+    design: str = "tools"
+    # The design's own fields (a frozen dataclass with to_dict()), added to the JSON under their
+    # documented names (shared/CONTRACT.md, "Designs"); they may never replace a contract field.
+    design_fields: Any = None
 
     @property
     def top(self) -> Match | None:
@@ -134,4 +138,11 @@ class RouteResult:
             "estimate": dict(self.estimate),
         }
         out.update(self.extra)
+        out["design"] = self.design
+        if self.design_fields is not None:
+            own = self.design_fields.to_dict()
+            clash = sorted(set(own) & set(out))
+            if clash:
+                raise ValueError(f"design {self.design!r} fields {clash} would replace contract fields")
+            out.update(own)
         return out

@@ -25,15 +25,15 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, Callable, Mapping
 
-from .catalog import estimate_tokens, function_schema
-from .dates import DateSettings, resolve_expression
-from .errors import ErrorCode, LexiconError, Problem
-from .lexicon import SHARED_DIR, Domain, Param, Tool
-from .llm import ChatRequest, LLMClient, LLMReply
-from .paths import decide_path
-from .schema import ErrorInfo, Path, RouteResult, Status
-from .text import words
-from .yamlio import ProblemCollector, line_of, read_yaml
+from routing.paths.catalog import estimate_tokens, function_schema
+from routing.dates.resolver import DateSettings, resolve_expression
+from routing.core.errors import ErrorCode, LexiconError, Problem
+from routing.core.lexicon import SHARED_DIR, Domain, Param, Tool
+from routing.paths.llm import ChatRequest, LLMClient, LLMReply
+from routing.paths.decide import decide_path
+from routing.core.schema import ErrorInfo, Path, RouteResult, Status
+from routing.core.text import words
+from routing.core.yamlio import ProblemCollector, line_of, read_yaml
 
 GENERAL_CHAT = "general_chat"
 TIERS = ("cheap", "capable")
@@ -324,7 +324,7 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
 
 
 def _period_resolves(expression: str, domain: Domain, date_lexicon=None) -> bool:
-    from .dates import load_date_lexicon
+    from routing.dates.resolver import load_date_lexicon
 
     lexicon = date_lexicon or load_date_lexicon(domain.root.parent / "_shared" / "dates.yaml")
     s = domain.settings
@@ -755,7 +755,7 @@ def apply_enrichments(rows: list[dict], names: list[str], *, currency: str, amou
     """Apply enrichments to a tool's rows ([{..., amount}] in order): ranking sorts and ranks,
     currency_format adds `<amount_key>_display`, trend_analysis compares first and last,
     alert_evaluation flags rows at or above the threshold."""
-    from .money import format_money
+    from routing.paths.money import format_money
 
     out = [dict(r) for r in rows]
     summary: dict[str, Any] = {}

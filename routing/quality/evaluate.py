@@ -23,10 +23,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Iterable
 
-from .errors import LexiconError, Problem
-from .router import Router
-from .schema import RouteResult, Status
-from .yamlio import LineList, read_yaml
+from routing.core.errors import LexiconError, Problem
+from routing.core.router import Router
+from routing.core.schema import RouteResult, Status
+from routing.core.yamlio import LineList, read_yaml
 
 STATUSES = {s.value for s in Status}
 LABEL_COLUMNS = ("expected_tool", "tool", "label", "category", "intent", "expected")

@@ -13,9 +13,9 @@ import string
 import time
 from pathlib import Path
 
-from .evaluate import load_golden, percentile
-from .lexicon import domain_from_data, list_domain_names, load_domain, load_shared_words
-from .router import Router
+from routing.quality.evaluate import load_golden, percentile
+from routing.core.lexicon import domain_from_data, list_domain_names, load_domain, load_shared_words
+from routing.core.router import Router
 
 TODAY = "2026-01-22"
 

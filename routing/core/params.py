@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .index import QueryAnalysis
-from .lexicon import Tool
+from routing.core.index import QueryAnalysis
+from routing.core.lexicon import Tool
 
 
 def suggest_params(tool: Tool, a: QueryAnalysis, pattern_params: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .cli import UsageError
-from .importer import ImportProblem, import_labelled_csv
+from routing.cli.common import UsageError
+from routing.quality.importer import ImportProblem, import_labelled_csv
 
 
 def cmd_import_csv(args) -> int:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from .router import Router
+from routing.core.router import Router
 
 MIN_SIMILARITY = 60.0  # below this the "nearest" term is noise; the editor offers the choice instead
 MIN_WORD_LEN = 3  # shorter unknown words ("pt", "cv") are names or initials, not gaps
@@ -134,7 +134,7 @@ class CoverageRun:
 
 def run_coverage(router: Router, cases, *, default_today=None, progress=None) -> CoverageRun:
     """Route every case once; keep what a person needs to see and fix each one."""
-    from .evaluate import Outcome, Report, judge
+    from routing.quality.evaluate import Outcome, Report, judge
 
     cases = list(cases)
     forms = synonym_forms(router)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import store
-from .cli import UsageError
+from routing.editing import store
+from routing.cli.common import UsageError
 
 
 def _run(args, change) -> int:

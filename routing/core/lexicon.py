@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import LexiconError, Problem
-from .patterns import PatternSafetyError, check_regex
-from .text import words
-from .yamlio import ProblemCollector, line_of, read_yaml
+from routing.core.errors import LexiconError, Problem
+from routing.core.patterns import PatternSafetyError, check_regex
+from routing.core.text import words
+from routing.core.yamlio import ProblemCollector, line_of, read_yaml
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 # ROUTING_LEXICONS points the app and CLI at another lexicon folder (tests use a scratch copy).
 DEFAULT_LEXICON_ROOT = Path(os.environ.get("ROUTING_LEXICONS") or REPO_ROOT / "lexicons")
 SHARED_DIR = "_shared"
@@ -137,6 +137,8 @@ class Settings:
     clarifying_question: str
     weights: Weights
     fiscal_year_label: str = "start"   # dates.fiscal_year_label: "FY2025" starts (start) or ends (end) in 2025
+    design: str = "tools"  # which routing design routes this domain (routing.designs.DESIGNS)
+    design_line: int | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -160,6 +162,18 @@ class Domain:
 
     def tool(self, name: str) -> Tool | None:
         return self._tools_by_name.get(name)
+
+    def describe(self, **more: Any) -> dict:
+        """What `python -m routing domains` and the catalog say of the domain; a design adds to it."""
+        return {
+            "name": self.name,
+            "design": self.settings.design,
+            "description": self.settings.description,
+            "languages": list(self.settings.languages),
+            "tool_count": len(self.tools),
+            "tools": [t.name for t in self.tools],
+            **more,
+        }
 
     @property
     def _tools_by_name(self) -> dict[str, Tool]:
@@ -363,12 +377,16 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         argument_kinds=kinds_list("argument_kinds", ["search", "detail", "create", "action"]),
         name_kinds=kinds_list("name_kinds", ["search"]),
     )
+    design = data.get("design", "tools")
+    if not isinstance(design, str) or not design.isidentifier():
+        c.add(_line(data, "design"), f"design must be the name of a routing design (e.g. tools), not {design!r}")
+        design = "tools"
     name = str(data.get("name") or folder_name)
     if name != folder_name:
         c.add(_line(data, "name"), f"name {name!r} must match the folder name {folder_name!r}")
     if c.problems:
         raise LexiconError(c.problems)
-    known = {"name", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring"}
+    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring"}
     return Settings(
         name=name,
         description=str(data.get("description") or ""),
@@ -382,6 +400,8 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         vague_words=tuple(_as_str_list(vague.get("words"), c, _line(vague, "words") or vl, "vague.words")),
         clarifying_question=question,
         weights=weights,
+        design=design,
+        design_line=_line(data, "design"),
         extra={k: v for k, v in data.items() if k not in known},
     )
 

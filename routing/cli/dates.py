@@ -1,0 +1,42 @@
+"""`dates`: resolve date expressions to inclusive ranges (a domain sets fiscal year and week start)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from routing.cli.common import EXIT_OK, UsageError, add_domain_args, domain_name, dump, parse_cli_today
+from routing.core.lexicon import load_domain
+
+
+def cmd_dates(args) -> int:
+    from routing.dates.resolver import DateSettings, load_date_lexicon, resolve_expression
+
+    settings = DateSettings()
+    if args.domain:
+        s = load_domain(domain_name(args), args.lexicons).settings
+        settings = DateSettings(week_start=s.week_start, fiscal_year_start_month=s.fiscal_year_start_month, fiscal_year_label=s.fiscal_year_label)
+    lexicon = load_date_lexicon(Path(args.lexicons) / "_shared" / "dates.yaml")
+    if args.batch:
+        for n, line in enumerate(sys.stdin, 1):
+            line = line.rstrip("\n")
+            if not line.strip():
+                continue
+            ref, sep, expr = line.partition("\t")
+            if not sep:
+                raise UsageError(f"line {n}: expected 'YYYY-MM-DD<TAB>expression'")
+            ranges = resolve_expression(expr, today=parse_cli_today(ref.strip()), settings=settings, lexicon=lexicon)
+            print(dump([r.to_dict() for r in ranges]))
+        return EXIT_OK
+    if args.expression is None:
+        raise UsageError("dates needs an EXPRESSION, or --batch with lines on standard input")
+    ranges = resolve_expression(args.expression, today=parse_cli_today(args.today), settings=settings, lexicon=lexicon)
+    print(dump([r.to_dict() for r in ranges]))
+    return EXIT_OK
+
+
+def register(sub) -> None:
+    d = sub.add_parser("dates", help="resolve date expressions to inclusive ranges")
+    d.add_argument("expression", nargs="?")
+    add_domain_args(d)
+    d.add_argument("--batch", action="store_true", help="read 'YYYY-MM-DD<TAB>expression' lines from standard input")
+    d.set_defaults(func=cmd_dates)

@@ -1,0 +1,1 @@
+"""The tool-ranking core: text, lexicon loading and validation, the index, signals, the router, the result schema, errors."""

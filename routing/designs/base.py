@@ -1,0 +1,38 @@
+"""The protocol every routing design implements (shared/CONTRACT.md, "Designs").
+
+A design is built once from one domain's lexicon folder and is read-only afterwards:
+`route(query, *, today, thresholds, context) -> RouteResult` answers in the contract's shape,
+with the design's own fields (a frozen dataclass, `RouteResult.design_fields`) added under
+documented names; `describe()` says what the catalog page and `domains` show.
+"""
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, ClassVar, Mapping, Protocol, runtime_checkable
+
+from routing.core.lexicon import Domain, Thresholds
+from routing.core.schema import RouteResult
+
+
+@runtime_checkable
+class RoutingDesign(Protocol):
+    design: ClassVar[str]  # the name a domain's settings.yaml gives under `design:`
+    domain: Domain
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def thresholds(self) -> Thresholds: ...
+
+    def route(
+        self,
+        query: Any,
+        *,
+        today: date | str | None = None,
+        thresholds: Thresholds | Mapping | None = None,
+        context: Mapping | None = None,
+    ) -> RouteResult: ...
+
+    def describe(self) -> dict: ...
+
