@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from routing.paths.hybrid import next_context
 from ui.cards import failure_details, md_escape, render_result_card, status_badge
 from ui.common import page_setup, require_router
+from ui.parts import request_options
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
 from ui.examples import playground_examples
 
@@ -28,6 +28,7 @@ st.caption(
 
 router = require_router(st.session_state.domain)
 thresholds = render_threshold_sliders(router)
+options = request_options(router)
 
 
 def _ask(query: str) -> None:
@@ -41,8 +42,11 @@ def _clear() -> None:
 def _route(query: str) -> None:
     """Route one question and put its card on top; a failure becomes a friendly card."""
     previous = next((e["result"] for e in st.session_state[CONVERSATION] if e.get("result")), None)
-    # The conversation's mode carries over, so an action asked in a cfo conversation switches mode.
-    context = next_context(previous) if previous and previous.get("domain") == router.name else None
+    # The conversation carries over (the cfo mode, a football player named earlier) within a domain;
+    # the design's sidebar options (max depth, data mode) ride along in the same context.
+    carry = getattr(router, "next_context", None)
+    context = carry(previous) if carry and previous and previous.get("domain") == router.name else {}
+    context = {**context, **options} or None
     try:
         result = router.route(query, today=st.session_state.today, thresholds=thresholds, context=context).to_dict()
         entry = {"query": query, "result": result, "session_thresholds": thresholds}

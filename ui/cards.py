@@ -11,7 +11,8 @@ import streamlit as st
 from ui.charts import date_timeline_figure, score_breakdown_figure
 from ui.common import TIER_COLORS, TIER_LABELS
 from ui.context import share_link
-from ui.path_view import render_events, render_path_indicator
+from ui.parts import design_part
+from ui.path_view import render_events
 
 # Characters Markdown would act on, so a user's query is shown exactly as typed.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
@@ -119,7 +120,8 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
             st.json(result, expanded=False)
         return
 
-    render_path_indicator(result, key=key)
+    part = design_part(result.get("design", "tools"))
+    part.render(result, entry, key=key, latest=latest)
 
     candidates = result.get("candidates") or []
     matches = result.get("matches") or []

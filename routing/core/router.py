@@ -50,6 +50,12 @@ class Router:
 
         return run_llm(self, result, client=client)
 
+    def next_context(self, result, context=None) -> dict:
+        """The context the next turn of a conversation starts from (the cfo mode carries over)."""
+        from routing.paths.hybrid import next_context
+
+        return next_context(result, context)
+
     def describe(self) -> dict:
         return self.domain.describe()
 

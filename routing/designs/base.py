@@ -36,3 +36,8 @@ class RoutingDesign(Protocol):
 
     def describe(self) -> dict: ...
 
+
+# Optional methods a design may add (callers look them up with getattr):
+#   run_llm(result, *, client=None) -> RouteResult      run its LLM path for real (`route --llm`)
+#   next_context(result, context=None) -> dict         what the next turn of a conversation starts from
+
