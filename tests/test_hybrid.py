@@ -12,7 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from routing import LexiconError, Router
-from routing.paths.hybrid import apply_enrichments, cost_profile, load_path_config, monthly_cost, next_context, path_config
+from routing.paths.enrichments import apply_enrichments
+from routing.paths.monthly import cost_profile, monthly_cost
+from routing.paths.config import load_path_config, path_config
+from routing.paths.plan import next_context
 from routing.paths.money import format_inr, format_money
 
 ROOT = Path(__file__).resolve().parent.parent

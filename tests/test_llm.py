@@ -11,7 +11,7 @@ import pytest
 
 from fake_openai import FakeOpenAI, refused_url
 from routing import Router
-from routing.paths.hybrid import run_llm, run_llm_for_dict
+from routing.paths.run import run_llm, run_llm_for_dict
 from routing.paths.llm import LLMClient, LLMConfig
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -1,6 +1,6 @@
 """Monthly cost simulator for the catalog page: traffic mix and volume in, cost per path out, next to
 the cost of sending every tool to the capable model on every message. Numbers come from
-routing.paths.hybrid (prices and token figures from the domain's settings YAML)."""
+routing.paths.cost (prices and token figures from the domain's settings YAML)."""
 from __future__ import annotations
 
 import math
@@ -9,7 +9,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from routing import LexiconError
-from routing.paths.hybrid import cost_profile, monthly_cost, path_config
+from routing.paths.monthly import cost_profile, monthly_cost
+from routing.paths.config import path_config
 from routing.paths.money import format_money
 from ui.common import PATH_COLORS, router_state
 

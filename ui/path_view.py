@@ -1,7 +1,7 @@
 """The path indicator (fast path / LLM path) and the event timeline of a route result.
 
-Both take `RouteResult.to_dict()`; every decision was made in routing.paths.hybrid, this only draws it.
-The "Run on the LLM" button calls routing.paths.hybrid.run_llm and shows the tool call, or the
+Both take `RouteResult.to_dict()`; every decision was made in routing.paths (plan, classify, cost, run), this only draws it.
+The "Run on the LLM" button calls routing.paths.run.run_llm and shows the tool call, or the
 UPSTREAM_DOWN reason with the request that would have been sent.
 """
 from __future__ import annotations
@@ -171,7 +171,7 @@ def _llm_runner(result: dict, key: str) -> None:
 
 
 def _run(result: dict) -> dict:
-    from routing.paths.hybrid import run_llm_for_dict
+    from routing.paths.run import run_llm_for_dict
     from ui.common import router_state
 
     try:

@@ -34,7 +34,7 @@ class Router:
         self.index = RouterIndex(domain, self.date_lexicon)
         self.encoder = encoder
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
-        from routing.paths.hybrid import path_config
+        from routing.paths.config import path_config
 
         # Path settings and tool groups are part of the lexicon: a broken one fails the build (the
         # registry then keeps serving the last good router) instead of every result.
@@ -45,14 +45,14 @@ class Router:
         return cls(load_domain(name, root), **kwargs)
 
     def run_llm(self, result: RouteResult, *, client=None) -> RouteResult:
-        """Run the LLM path of a result for real (routing.paths.hybrid)."""
-        from routing.paths.hybrid import run_llm
+        """Run the LLM path of a result for real (routing.paths.run)."""
+        from routing.paths.run import run_llm
 
         return run_llm(self, result, client=client)
 
     def next_context(self, result, context=None) -> dict:
         """The context the next turn of a conversation starts from (the cfo mode carries over)."""
-        from routing.paths.hybrid import next_context
+        from routing.paths.plan import next_context
 
         return next_context(result, context)
 
@@ -136,7 +136,7 @@ class Router:
 
     def plan_path(self, status, matches, analysis, query, context):
         """The hybrid-path layer (routing.hybrid) fills category, model, pipeline, tools, estimate, events."""
-        from routing.paths.hybrid import plan_route
+        from routing.paths.plan import plan_route
 
         return plan_route(self, status, matches, analysis, query, context)
 

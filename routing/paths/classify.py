@@ -1,0 +1,90 @@
+"""Which kind of help an LLM-path question needs (general_chat / bookkeeper / cfo) and which model
+tier answers it: keyword rules from the domain's settings, no LLM."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from routing.core.text import words
+from routing.paths.config import GENERAL_CHAT, ModelSpec, PathConfig
+
+# ---------------------------------------------------------------- classification
+
+
+@dataclass(frozen=True)
+class Classification:
+    category: str
+    hits: dict[str, list[str]]
+    reason: str
+
+
+def _find_phrases(tokens: tuple[str, ...], phrases_by_label: dict[str, tuple[tuple[str, ...], ...]]) -> dict[str, list[str]]:
+    """Non-overlapping phrase hits, longest first, per label."""
+    used = [False] * len(tokens)
+    hits: dict[str, list[str]] = {label: [] for label in phrases_by_label}
+    ordered = sorted(((ph, label) for label, phs in phrases_by_label.items() for ph in phs), key=lambda x: -len(x[0]))
+    for phrase, label in ordered:
+        n = len(phrase)
+        for i in range(len(tokens) - n + 1):
+            if tokens[i : i + n] == phrase and not any(used[i : i + n]):
+                used[i : i + n] = [True] * n
+                hits[label].append(" ".join(phrase))
+    return hits
+
+
+def _contains(tokens: tuple[str, ...], phrases: tuple[tuple[str, ...], ...]) -> list[str]:
+    found = []
+    for phrase in phrases:
+        n = len(phrase)
+        if any(tokens[i : i + n] == phrase for i in range(len(tokens) - n + 1)):
+            found.append(" ".join(phrase))
+    return found
+
+
+def classify_category(query: str, cfg: PathConfig, *, has_concepts: bool, previous_mode: str | None = None) -> Classification:
+    """Keyword classifier (no LLM): general chat only when nothing in the query names business data;
+    action words beat report words on a tie only when they come first; else the conversation's mode."""
+    tokens = words(query)
+    hits = _find_phrases(tokens, cfg.classifier)
+    modes = [c for c in cfg.classifier if c != GENERAL_CHAT]
+    counts = {c: len(hits.get(c, [])) for c in modes}
+    best = max(counts.values(), default=0)
+    if best > 0:
+        leaders = [c for c in modes if counts[c] == best]
+        if len(leaders) == 1:
+            chosen = leaders[0]
+        else:
+            first = {c: min(tokens.index(h.split()[0]) for h in hits[c]) for c in leaders}
+            chosen = min(leaders, key=lambda c: (first[c], modes.index(c)))
+        return Classification(chosen, hits, f"{chosen} words: {', '.join(hits[chosen])}")
+    if hits.get(GENERAL_CHAT) and not has_concepts:
+        return Classification(GENERAL_CHAT, hits, f"chat words only: {', '.join(hits[GENERAL_CHAT])}")
+    if previous_mode in modes:
+        return Classification(previous_mode, hits, f"no mode words; the conversation continues in {previous_mode}")
+    return Classification(cfg.default_category, hits, f"no mode words; {cfg.default_category} by default")
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    spec: ModelSpec
+    reason: str
+
+
+def choose_model(query: str, category: str, cfg: PathConfig) -> ModelChoice:
+    """Cheapest for chat and simple questions; capable for analytical, multi-step or long ones."""
+    cheap, capable = cfg.models["cheap"], cfg.models["capable"]
+    if category == GENERAL_CHAT:
+        return ModelChoice(cheap, "chat needs the cheapest model")
+    tokens = words(query)
+    reasons = []
+    analytical = _contains(tokens, cfg.analytical)
+    if analytical:
+        reasons.append("analytical (" + ", ".join(analytical) + ")")
+    markers = _contains(tokens, cfg.multi_step)
+    verbs = _contains(tokens, cfg.request_verbs)
+    if markers or len(verbs) >= cfg.multi_step_verbs:
+        reasons.append("multi-step (" + ", ".join(markers + verbs) + ")")
+    if len(tokens) >= cfg.long_query_words:
+        reasons.append(f"long ({len(tokens)} words)")
+    if reasons:
+        return ModelChoice(capable, "capable model: " + "; ".join(reasons))
+    return ModelChoice(cheap, "a simple question: the cheapest model")

@@ -1,0 +1,399 @@
+"""A domain's path settings, built once per router: models and prices, the keyword classifier's
+phrases, tool groups (groups.yaml meta-tools), output kinds and enrichments. A broken setting is a
+lexicon error naming file and line."""
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from routing.core.errors import LexiconError, Problem
+from routing.core.lexicon import SHARED_DIR, Domain, Param, Tool
+from routing.core.text import words
+from routing.core.yamlio import ProblemCollector, line_of, read_yaml
+from routing.dates.resolver import DateSettings, resolve_expression
+from routing.paths.catalog import estimate_tokens, function_schema
+
+GENERAL_CHAT = "general_chat"
+TIERS = ("cheap", "capable")
+ENRICHMENT_NAMES = ("trend_analysis", "currency_format", "ranking", "alert_evaluation")
+GROUPS_FILE = "groups.yaml"
+# A domain without tool groups sends at most this many of its tools on the LLM path (the design: 15-20).
+MAX_TOOLS_SENT = 20
+OPERATION_PARAM = "operation"  # a meta-tool's argument naming which of its API tools to run
+
+
+# ---------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    tier: str
+    name: str
+    input_usd_per_1m: float
+    output_usd_per_1m: float
+    base_latency_ms: float
+    ms_per_output_token: float
+
+    def cost_usd(self, tokens_in: int, tokens_out: int) -> float:
+        return (tokens_in * self.input_usd_per_1m + tokens_out * self.output_usd_per_1m) / 1_000_000
+
+
+@dataclass(frozen=True)
+class MetaTool:
+    """A module-level tool sent to the model; it stands for an explicit list of API tools."""
+
+    name: str
+    group: str
+    description: str
+    outputs: tuple[str, ...]
+    tools: tuple[str, ...]
+    common_params: tuple[Param, ...] = ()
+
+    def as_tool(self) -> Tool:
+        operation = Param(
+            name=OPERATION_PARAM,
+            type="enum",
+            values=self.tools,
+            required=True,
+            description="which operation of this module to run",
+        )
+        return Tool(self.name, self.description, "action", (), (), (operation,) + self.common_params, ())
+
+
+@dataclass(frozen=True)
+class PathConfig:
+    domain: str
+    default_category: str
+    classifier: dict[str, tuple[tuple[str, ...], ...]]
+    analytical: tuple[tuple[str, ...], ...]
+    multi_step: tuple[tuple[str, ...], ...]
+    request_verbs: tuple[tuple[str, ...], ...]
+    multi_step_verbs: int
+    long_query_words: int
+    models: dict[str, ModelSpec]
+    answer_tokens: dict[str, int]
+    tool_call_tokens: int
+    pipeline_step_ms: float
+    message_overhead_tokens: int
+    enrichments_by_output: dict[str, str]
+    outputs_by_kind: dict[str, tuple[str, ...]]
+    system_prompts: dict[str, str]
+    tool_categories: dict[str, str]  # intent name -> category
+    send_groups: dict[str, tuple[str, ...]]  # category -> groups of meta-tools sent
+    meta_tools: tuple[MetaTool, ...]
+    cost: dict = field(default_factory=dict)
+    schemas: dict[str, dict] = field(default_factory=dict, compare=False)  # tool name -> function schema
+    schema_tokens: dict[str, int] = field(default_factory=dict, compare=False)  # tool name -> its tokens
+    tools_by_category: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    category_sets: dict[str, frozenset] = field(default_factory=dict, compare=False)
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        return tuple(self.classifier)
+
+    def tools_for(self, category: str) -> tuple[str, ...]:
+        """Every tool the category may send (computed once per category)."""
+        cached = self.tools_by_category.get(category)
+        if cached is None:
+            if self.meta_tools:
+                groups = self.send_groups.get(category, ())
+                cached = tuple(m.name for m in self.meta_tools if m.group in groups)
+            elif category == GENERAL_CHAT:
+                cached = ()
+            else:
+                cached = tuple(name for name, cat in self.tool_categories.items() if cat == category)
+            self.tools_by_category[category] = cached
+        return cached
+
+    def tools_to_send(self, category: str, ranked: list[str]) -> tuple[str, ...]:
+        """What goes to the model: a group's meta-tools, or (a domain without groups) at most
+        MAX_TOOLS_SENT of the category's tools, the router's best candidates first."""
+        tools = self.tools_for(category)
+        if self.meta_tools or len(tools) <= MAX_TOOLS_SENT:
+            return tools
+        allowed = self.category_sets.setdefault(category, frozenset(tools))
+        head = [name for name in ranked if name in allowed]
+        return tuple(dict.fromkeys(head + list(tools[: MAX_TOOLS_SENT])))[:MAX_TOOLS_SENT]
+
+    def meta_tool(self, name: str) -> MetaTool | None:
+        return next((m for m in self.meta_tools if m.name == name), None)
+
+    def enrichments_for(self, outputs: tuple[str, ...] | list[str]) -> list[str]:
+        return list(dict.fromkeys(self.enrichments_by_output[o] for o in outputs if o in self.enrichments_by_output))
+
+
+_line = line_of
+
+
+def _phrases(value: Any, p: ProblemCollector, line: int, what: str) -> tuple[tuple[str, ...], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        p.add(line, f"{what} must be a list of words or phrases")
+        return ()
+    out = []
+    for i, item in enumerate(value):
+        key = words(str(item)) if isinstance(item, (str, int)) else ()
+        if not key:
+            p.add(_line(value, i) or line, f"{what}: item {i + 1} has no letters or digits")
+            continue
+        out.append(key)
+    return tuple(out)
+
+
+def _num(node: Any, key: str, p: ProblemCollector, where: str, default: float, *, lo: float = 0.0) -> float:
+    value = node.get(key, default) if isinstance(node, dict) else default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < lo:
+        p.add(_line(node, key), f"{where}.{key} must be a number >= {lo:g}, not {value!r}")
+        return default
+    return float(value)
+
+
+def _label(domain: Domain, file: str) -> str:
+    return f"{domain.root.parent.name}/{domain.name}/{file}"
+
+
+def _outputs(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
+    """Read and check the domain's `paths:` settings, groups.yaml and the intents' path keys.
+    Raises LexiconError naming file, line and problem for everything wrong at once."""
+    p = ProblemCollector(_label(domain, "settings.yaml"))
+    raw = domain.settings.extra.get("paths")
+    if raw is None:
+        # No section of its own (an imported domain): the shared defaults apply.
+        shared = domain.root.parent / SHARED_DIR / "paths.yaml"
+        p = ProblemCollector(f"{shared.parent.parent.name}/{shared.parent.name}/{shared.name}")
+        data = read_yaml(shared, p.label) if shared.exists() else None
+        raw = data.get("paths") if isinstance(data, dict) else None
+    if not isinstance(raw, dict):
+        raise LexiconError([Problem(p.label, None, "no 'paths:' section: the hybrid path needs models, prices, a classifier and system prompts")])
+    cls = raw.get("classifier")
+    classifier: dict[str, tuple[tuple[str, ...], ...]] = {}
+    if not isinstance(cls, dict) or GENERAL_CHAT not in cls:
+        p.add(_line(raw, "classifier"), f"paths.classifier must map {GENERAL_CHAT} and each mode to its words")
+    else:
+        for cat, items in cls.items():
+            classifier[str(cat)] = _phrases(items, p, _line(cls, cat), f"paths.classifier.{cat}")
+    default_category = str(raw.get("default_category", ""))
+    if classifier and default_category not in classifier:
+        p.add(_line(raw, "default_category"), f"paths.default_category {default_category!r} is not a classifier category ({', '.join(classifier)})")
+    ms = raw.get("model_selection") or {}
+    msl = _line(raw, "model_selection")
+    analytical = _phrases(ms.get("analytical"), p, _line(ms, "analytical") or msl, "paths.model_selection.analytical")
+    multi = _phrases(ms.get("multi_step"), p, _line(ms, "multi_step") or msl, "paths.model_selection.multi_step")
+    verbs = _phrases(ms.get("request_verbs"), p, _line(ms, "request_verbs") or msl, "paths.model_selection.request_verbs")
+    models: dict[str, ModelSpec] = {}
+    mraw = raw.get("models") or {}
+    for tier in TIERS:
+        m = mraw.get(tier) if isinstance(mraw, dict) else None
+        if not isinstance(m, dict) or not m.get("name"):
+            p.add(_line(mraw, tier) or _line(raw, "models"), f"paths.models.{tier} needs a name and prices")
+            continue
+        where = f"paths.models.{tier}"
+        models[tier] = ModelSpec(
+            tier=tier,
+            name=str(m["name"]),
+            input_usd_per_1m=_num(m, "input_usd_per_1m", p, where, 0.0),
+            output_usd_per_1m=_num(m, "output_usd_per_1m", p, where, 0.0),
+            base_latency_ms=_num(m, "base_latency_ms", p, where, 500.0),
+            ms_per_output_token=_num(m, "ms_per_output_token", p, where, 15.0),
+        )
+    est = raw.get("estimate") or {}
+    answer = est.get("answer_tokens") or {}
+    answer_tokens = {k: int(_num(answer, k, p, "paths.estimate.answer_tokens", d)) for k, d in (("fast", 180), ("llm", 260), (GENERAL_CHAT, 60))}
+    e_by_o = raw.get("enrichments_by_output") or {}
+    if not isinstance(e_by_o, dict) or not e_by_o:
+        p.add(_line(raw, "enrichments_by_output"), "paths.enrichments_by_output must map output shapes to enrichments")
+        e_by_o = {}
+    for shape, name in e_by_o.items():
+        if name not in ENRICHMENT_NAMES:
+            p.add(_line(e_by_o, shape), f"unknown enrichment {name!r} (known: {', '.join(ENRICHMENT_NAMES)})")
+    obk = raw.get("outputs_by_kind") or {}
+    outputs_by_kind = {str(k): _outputs(v) for k, v in obk.items()} if isinstance(obk, dict) else {}
+    prompts_raw = raw.get("system_prompts") or {}
+    prompts = {str(k): str(v).strip() for k, v in prompts_raw.items()} if isinstance(prompts_raw, dict) else {}
+    for needed in list(classifier) + ["format"]:
+        if not prompts.get(needed):
+            p.add(_line(raw, "system_prompts"), f"paths.system_prompts.{needed} is missing")
+    # Intent categories: the tool's own `category:`, else paths.tool_categories, else the default.
+    tc = raw.get("tool_categories") or {}
+    mapped: dict[str, str] = {}
+    if isinstance(tc, dict):
+        for cat, names in tc.items():
+            for n in names or []:
+                mapped[str(n)] = str(cat)
+                if domain.tool(str(n)) is None:
+                    p.add(_line(tc, cat), f"paths.tool_categories.{cat}: unknown tool {n!r}")
+    tool_categories = {t.name: str(t.category or mapped.get(t.name) or default_category) for t in domain.tools}
+    meta_tools, send = _load_groups(domain, p.problems)
+    tp = ProblemCollector(_label(domain, "tools.yaml"))
+    underlying = {name for m in meta_tools for name in m.tools}
+    meta_names = {m.name for m in meta_tools}
+    for t in domain.tools:
+        cat = tool_categories[t.name]
+        if classifier and cat not in classifier:
+            tp.add(None, f"tool {t.name}: category {cat!r} is not one of {', '.join(c for c in classifier if c != GENERAL_CHAT)}")
+        pipeline = t.extra.get("pipeline")
+        pl = _line(pipeline)
+        if pipeline is not None and not isinstance(pipeline, list):
+            tp.add(pl, f"tool {t.name}: pipeline must be a list of {{tool, params}} steps")
+            pipeline = []
+        params = {x.name for x in t.params}
+        for i, step in enumerate(pipeline or []):
+            sl = _line(pipeline, i) or pl
+            if not isinstance(step, dict) or not step.get("tool"):
+                tp.add(sl, f"tool {t.name}: pipeline step {i + 1} needs a tool")
+                continue
+            if underlying and step["tool"] not in underlying:
+                tp.add(sl, f"tool {t.name}: pipeline step {step['tool']!r} is not an API tool of any meta-tool in {GROUPS_FILE}")
+            for value in (step.get("params") or {}).values():
+                if isinstance(value, str) and value.startswith("$") and value[1:] not in params:
+                    tp.add(sl, f"tool {t.name}: pipeline parameter {value} is not one of its params ({', '.join(sorted(params)) or 'none'})")
+        for name in t.extra.get("enrichments") or []:
+            if name not in ENRICHMENT_NAMES:
+                tp.add(_line(t.extra.get("enrichments")), f"tool {t.name}: unknown enrichment {name!r}")
+        for shape in _outputs(t.output):
+            if e_by_o and shape not in e_by_o:
+                tp.add(None, f"tool {t.name}: unknown output shape {shape!r} (known: {', '.join(e_by_o)})")
+        group = t.extra.get("group")
+        if group is not None and meta_names and group not in meta_names:
+            tp.add(None, f"tool {t.name}: group {group!r} is not a meta-tool in {GROUPS_FILE}")
+        period = t.extra.get("default_period")
+        if period is not None and not _period_resolves(str(period), domain, date_lexicon):
+            tp.add(None, f"tool {t.name}: default_period {period!r} is not a date expression the resolver knows")
+    problems = p.problems + tp.problems
+    if problems:
+        raise LexiconError(problems)
+    cfg = PathConfig(
+        domain=domain.name,
+        default_category=default_category,
+        classifier=classifier,
+        analytical=analytical,
+        multi_step=multi,
+        request_verbs=verbs,
+        multi_step_verbs=int(ms.get("multi_step_verbs", 2)) if isinstance(ms, dict) else 2,
+        long_query_words=int(ms.get("long_query_words", 30)) if isinstance(ms, dict) else 30,
+        models=models,
+        answer_tokens=answer_tokens,
+        tool_call_tokens=int(_num(est, "tool_call_tokens", p, "paths.estimate", 60)),
+        pipeline_step_ms=_num(est, "pipeline_step_ms", p, "paths.estimate", 150),
+        message_overhead_tokens=int(_num(est, "message_overhead_tokens", p, "paths.estimate", 12)),
+        enrichments_by_output={str(k): str(v) for k, v in e_by_o.items()},
+        outputs_by_kind=outputs_by_kind,
+        system_prompts=prompts,
+        tool_categories=tool_categories,
+        send_groups=send,
+        meta_tools=meta_tools,
+        cost=dict(raw.get("cost") or {}),
+    )
+    for m in meta_tools:
+        cfg.schemas[m.name] = function_schema(m.as_tool())
+    for t in domain.tools:
+        cfg.schemas.setdefault(t.name, function_schema(t))
+    cfg.schema_tokens.update({name: estimate_tokens(schema) for name, schema in cfg.schemas.items()})
+    return cfg
+
+
+def _period_resolves(expression: str, domain: Domain, date_lexicon=None) -> bool:
+    from routing.dates.resolver import load_date_lexicon
+
+    lexicon = date_lexicon or load_date_lexicon(domain.root.parent / "_shared" / "dates.yaml")
+    s = domain.settings
+    # Any fixed reference date will do: the question is whether the words resolve at all.
+    ranges = resolve_expression(expression, today=date(2026, 1, 22), settings=DateSettings(s.week_start, s.fiscal_year_start_month, s.fiscal_year_label), lexicon=lexicon)
+    return any(r.resolved for r in ranges)
+
+
+def _load_groups(domain: Domain, problems: list[Problem]) -> tuple[tuple[MetaTool, ...], dict[str, tuple[str, ...]]]:
+    path = domain.root / GROUPS_FILE
+    if not path.exists():
+        return (), {}
+    label = _label(domain, GROUPS_FILE)
+    p = ProblemCollector(label)
+    try:
+        data = read_yaml(path, label)
+    except LexiconError as exc:
+        problems.extend(exc.problems)
+        return (), {}
+    if not isinstance(data, dict) or not isinstance(data.get("meta_tools"), list):
+        problems.append(Problem(label, 1, "must have send: and a meta_tools: list"))
+        return (), {}
+    common: list[Param] = []
+    for i, cp in enumerate(data.get("common_params") or []):
+        if not isinstance(cp, dict) or not cp.get("name"):
+            p.add(_line(data.get("common_params"), i), "each common param needs a name")
+            continue
+        common.append(Param(name=str(cp["name"]), type=str(cp.get("type", "string")), description=str(cp.get("description") or "")))
+    out: list[MetaTool] = []
+    owner: dict[str, str] = {}
+    raw = data["meta_tools"]
+    for i, m in enumerate(raw):
+        ml = _line(raw, i)
+        if not isinstance(m, dict) or not m.get("name") or not m.get("group"):
+            p.add(ml, f"meta-tool {i + 1} needs a name and a group")
+            continue
+        tools = m.get("tools")
+        if not isinstance(tools, list) or not tools:
+            p.add(ml, f"meta-tool {m['name']} needs an explicit tools: list of API tool names")
+            tools = []
+        for j, t in enumerate(tools):
+            if str(t) in owner:
+                p.add(_line(tools, j) or ml, f"API tool {t!r} is listed under both {owner[str(t)]} and {m['name']}")
+            owner[str(t)] = str(m["name"])
+        if any(x.name == m["name"] for x in out):
+            p.add(ml, f"meta-tool {m['name']!r} is defined twice")
+        out.append(
+            MetaTool(
+                name=str(m["name"]),
+                group=str(m["group"]),
+                description=str(m.get("description") or "").strip(),
+                outputs=_outputs(m.get("output")),
+                tools=tuple(str(t) for t in tools),
+                common_params=tuple(common),
+            )
+        )
+    send_raw = data.get("send") or {}
+    send: dict[str, tuple[str, ...]] = {}
+    groups = {m.group for m in out}
+    if not isinstance(send_raw, dict) or not send_raw:
+        p.add(_line(data, "send"), "send: must map each category to the groups whose meta-tools are sent")
+    else:
+        for cat, names in send_raw.items():
+            send[str(cat)] = tuple(str(n) for n in (names or []))
+            for n in send[str(cat)]:
+                if n not in groups:
+                    p.add(_line(send_raw, cat), f"send.{cat}: no meta-tool is in group {n!r}")
+    problems.extend(p.problems)
+    return tuple(out), send
+
+
+_CONFIGS: dict[int, tuple[weakref.ref, PathConfig | LexiconError]] = {}
+_CONFIG_LOCK = threading.Lock()
+
+
+def path_config(router) -> PathConfig:
+    """The router's path configuration, built once per router (lexicon version). Raises LexiconError."""
+    domain = router.domain
+    with _CONFIG_LOCK:
+        hit = _CONFIGS.get(id(domain))
+        if hit is not None and hit[0]() is domain:
+            cached = hit[1]
+        else:
+            try:
+                cached = load_path_config(domain, date_lexicon=router.date_lexicon)
+            except LexiconError as exc:
+                cached = exc
+            _CONFIGS[id(domain)] = (weakref.ref(domain, lambda _r, k=id(domain): _CONFIGS.pop(k, None)), cached)
+    if isinstance(cached, LexiconError):
+        raise cached
+    return cached

@@ -1,0 +1,148 @@
+"""What a month of messages costs: the cost of one message per path averaged over the domain's
+intents (cost_profile), and a monthly mix of known / novel / chat messages against sending every
+tool to the capable model (monthly_cost): the catalog page's simulator."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass
+from datetime import date
+from typing import Mapping
+
+from routing.core.lexicon import Domain, Tool
+from routing.paths.catalog import estimate_tokens, function_schema
+from routing.paths.config import GENERAL_CHAT, PathConfig, path_config
+from routing.paths.cost import estimate_cost
+from routing.paths.plan import fill_pipeline
+
+# ---------------------------------------------------------------- monthly cost
+
+
+@dataclass(frozen=True)
+class CostProfile:
+    """Cost of one message on each path, and of the naive baseline (every tool, capable model)."""
+
+    known: dict  # fast path, averaged over the intents
+    novel: dict  # LLM path, averaged over modes and model tiers
+    chat: dict  # general chat
+    all_tools: dict  # every API tool sent to the capable model
+    all_tools_count: int
+    currency: str
+    usd_to_display: float
+    novel_capable_share: float
+
+
+def _avg(estimates: list[dict]) -> dict:
+    if not estimates:
+        return {"tokens": 0, "cost_usd": 0.0, "latency_ms": 0}
+    return {
+        "tokens": round(statistics.fmean(e["tokens"] for e in estimates)),
+        "cost_usd": statistics.fmean(e["cost_usd"] for e in estimates),
+        "latency_ms": round(statistics.fmean(e["latency_ms"] for e in estimates)),
+    }
+
+
+def cost_profile(router, *, today: date | str = "2026-01-22", capable_share: float | None = None) -> CostProfile:
+    """Per-message costs: known = each intent's fast path; novel = each mode's LLM path with the
+    cheap and capable model (weighted by capable_share); chat = general chat; baseline = every API
+    tool (each meta-tool's operations as separate functions) to the capable model."""
+    cfg = path_config(router)
+    share = float(cfg.cost.get("novel_capable_share", 0.5) if capable_share is None else capable_share)
+    today_d = date.fromisoformat(str(today)) if not isinstance(today, date) else today
+    known = []
+    for t in router.domain.tools:
+        steps, _ = fill_pipeline(t, {}, router, today_d)
+        user = json.dumps({"question": t.examples[0][1] if t.examples else t.description, "pipeline": steps}, ensure_ascii=False)
+        known.append(estimate_cost(cfg, cfg.models["cheap"], system=cfg.system_prompts["format"], user=user, tools=(), answer_tokens=cfg.answer_tokens["fast"], steps=len(steps)))
+    sample = statistics.median([len(ex) for t in router.domain.tools for _, ex in t.examples] or [40])
+    question = "x" * int(sample)
+    novel = []
+    for mode in cfg.categories:
+        if mode == GENERAL_CHAT:
+            continue
+        tools = cfg.tools_for(mode)
+        for tier, weight in (("cheap", 1 - share), ("capable", share)):
+            e = estimate_cost(cfg, cfg.models[tier], system=cfg.system_prompts[mode], user=question, tools=tools, answer_tokens=cfg.answer_tokens["llm"], tool_call=True)
+            novel.append((e, weight))
+    total_w = sum(w for _, w in novel) or 1.0
+    novel_avg = {
+        "tokens": round(sum(e["tokens"] * w for e, w in novel) / total_w),
+        "cost_usd": sum(e["cost_usd"] * w for e, w in novel) / total_w,
+        "latency_ms": round(sum(e["latency_ms"] * w for e, w in novel) / total_w),
+    }
+    chat = estimate_cost(cfg, cfg.models["cheap"], system=cfg.system_prompts[GENERAL_CHAT], user=question, tools=(), answer_tokens=cfg.answer_tokens[GENERAL_CHAT])
+    every = _every_tool_schemas(router.domain, cfg)
+    capable = cfg.models["capable"]
+    tokens_in = cfg.message_overhead_tokens + estimate_tokens(cfg.system_prompts[cfg.default_category]) + estimate_tokens(question) + sum(estimate_tokens(s) for s in every)
+    tokens_out = cfg.answer_tokens["llm"] + cfg.tool_call_tokens
+    baseline = {
+        "tokens": tokens_in + tokens_out,
+        "cost_usd": capable.cost_usd(tokens_in, tokens_out),
+        "latency_ms": round(capable.base_latency_ms + tokens_out * capable.ms_per_output_token),
+    }
+    return CostProfile(
+        known=_avg(known),
+        novel=novel_avg,
+        chat={k: chat[k] for k in ("tokens", "cost_usd", "latency_ms")},
+        all_tools=baseline,
+        all_tools_count=len(every),
+        currency=str(cfg.cost.get("display_currency", "USD")),
+        usd_to_display=float(cfg.cost.get("usd_to_display", 1.0)),
+        novel_capable_share=share,
+    )
+
+
+def _every_tool_schemas(domain: Domain, cfg: PathConfig) -> list[dict]:
+    if not cfg.meta_tools:
+        return [cfg.schemas[t.name] for t in domain.tools]
+    out = []
+    for m in cfg.meta_tools:
+        for name in m.tools:
+            tool = Tool(name, m.description, "action", (), (), m.common_params, ())
+            out.append(function_schema(tool))
+    return out
+
+
+@dataclass(frozen=True)
+class MonthlyCost:
+    rows: list[dict]  # per path: {path, share, messages, cost_per_message_usd, monthly_usd, latency_ms}
+    total_usd: float
+    baseline_usd: float
+    volume: int
+
+    @property
+    def saved_usd(self) -> float:
+        return self.baseline_usd - self.total_usd
+
+    @property
+    def saved_share(self) -> float:
+        return self.saved_usd / self.baseline_usd if self.baseline_usd else 0.0
+
+
+def monthly_cost(profile: CostProfile, *, volume: int, mix: Mapping[str, float]) -> MonthlyCost:
+    """Traffic mix (known / novel / chat, normalised to 1) and monthly volume -> cost per path."""
+    if volume < 0:
+        raise ValueError("volume must be zero or more")
+    weights = {k: max(0.0, float(mix.get(k, 0.0))) for k in ("known", "novel", "chat")}
+    total_w = sum(weights.values())
+    if total_w <= 0:
+        raise ValueError("the traffic mix must have at least one share above zero")
+    rows = []
+    for key, label, per in (("known", "fast path (known intents)", profile.known), ("novel", "LLM path (novel questions)", profile.novel), ("chat", "general chat", profile.chat)):
+        share = weights[key] / total_w
+        messages = round(volume * share)
+        rows.append(
+            {
+                "path": label,
+                "key": key,
+                "share": share,
+                "messages": messages,
+                "tokens_per_message": per["tokens"],
+                "cost_per_message_usd": per["cost_usd"],
+                "monthly_usd": per["cost_usd"] * messages,
+                "latency_ms": per["latency_ms"],
+            }
+        )
+    total = sum(r["monthly_usd"] for r in rows)
+    return MonthlyCost(rows=rows, total_usd=total, baseline_usd=profile.all_tools["cost_usd"] * volume, volume=volume)
