@@ -207,7 +207,7 @@ def test_a_crash_between_write_and_rename_leaves_the_old_file_whole(lex, monkeyp
     def crash(*_args, **_kwargs):
         raise OSError("simulated power cut before rename")
 
-    monkeypatch.setattr(store.os, "replace", crash)
+    monkeypatch.setattr(os, "replace", crash)
     with pytest.raises(OSError, match="power cut"):
         store.add_synonym("accounting", "invoice", "zorblat", root=lex)
     assert _bytes(lex, "synonyms.yaml") == before
@@ -220,7 +220,7 @@ def test_a_process_killed_after_writing_the_temp_file_leaves_a_valid_lexicon(lex
     before = _bytes(lex, "synonyms.yaml")
     pid = os.fork()
     if pid == 0:  # the child dies the instant before os.replace, as in a kill -9
-        store.os.replace = lambda *_a, **_k: os._exit(9)
+        os.replace = lambda *_a, **_k: os._exit(9)
         try:
             store.add_synonym("accounting", "invoice", "zorblat", root=lex)
         finally:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from routing.editing.store import format_params
+from routing.editing.edits import format_params
 
 MATCH_KINDS = ("phrase", "terms", "regex")
 SYN_COLUMNS = ("key", "Term", "Variants", "Count")

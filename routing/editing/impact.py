@@ -19,7 +19,8 @@ from routing.core.errors import LexiconError, Problem
 from routing.quality.evaluate import GoldenCase, judge, load_golden
 from routing.core.lexicon import DEFAULT_LEXICON_ROOT, load_domain
 from routing.core.router import Router
-from routing.editing.store import FileEdit, read_patterns, read_synonyms
+from routing.editing.files import FileEdit
+from routing.editing.edits import read_patterns, read_synonyms
 
 __all__ = ["ImpactReport", "QueryChange", "RouteSummary", "impact_cases", "preview_impact", "probe_queries", "compare_routers"]
 
