@@ -11,7 +11,8 @@ designs (one per routing design), editing (safe write-back), quality (eval, tuni
 cli. See README "How it is built".
 """
 from routing.core.errors import ErrorCode, LexiconError, Problem, QueryError
-from routing.core.lexicon import Domain, Thresholds, list_domain_names, load_domain
+from routing.core.lexicon import list_domain_names, load_domain
+from routing.core.model import Domain, Thresholds
 from routing.core.router import Router
 from routing.core.schema import Correction, ErrorInfo, Match, Path, RouteResult, Status
 from routing.designs import DESIGNS, RoutingDesign, build_router, load_router

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from routing.core.index import QueryAnalysis
-from routing.core.lexicon import Tool
+from routing.core.model import Tool
 
 
 def suggest_params(tool: Tool, a: QueryAnalysis, pattern_params: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:

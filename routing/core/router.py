@@ -9,15 +9,23 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from routing.core.clock import parse_today
-from routing.dates.resolver import DateLexicon, load_date_lexicon
 from routing.core.errors import ErrorCode
 from routing.core.index import QueryAnalysis, RouterIndex
-from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, Domain, Thresholds, load_domain
+from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
+from routing.core.model import Domain, Thresholds
 from routing.core.params import suggest_params
-from routing.paths.decide import decide_path
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
-from routing.core.scoring import Scored, combine, match_patterns, score_action, score_example, score_keyword
+from routing.core.scoring import (
+    Scored,
+    combine,
+    match_patterns,
+    score_action,
+    score_example,
+    score_keyword,
+)
 from routing.core.text import MAX_QUERY_CHARS
+from routing.dates.resolver import DateLexicon, load_date_lexicon
+from routing.paths.decide import decide_path
 
 MAX_MULTIPLE = 3
 MAX_WEAK = 5

@@ -12,9 +12,8 @@ import math
 from dataclasses import dataclass, field
 
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
-from routing.core.lexicon import Weights
+from routing.core.model import Weights
 from routing.core.patterns import search_with_timeout
-
 
 
 @dataclass

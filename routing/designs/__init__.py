@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from routing.core.errors import LexiconError, Problem
-from routing.core.lexicon import DEFAULT_LEXICON_ROOT, Domain, load_domain
+from routing.core.lexicon import DEFAULT_LEXICON_ROOT, load_domain
+from routing.core.model import Domain
 
 from .base import RoutingDesign
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, ClassVar, Mapping, Protocol, runtime_checkable
 
-from routing.core.lexicon import Domain, Thresholds
+from routing.core.model import Domain, Thresholds
 from routing.core.schema import RouteResult
 
 

@@ -5,7 +5,7 @@ routing.paths. This module only says how a domain of this design is built.
 """
 from __future__ import annotations
 
-from routing.core.lexicon import Domain
+from routing.core.model import Domain
 from routing.core.router import Router
 
 

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from routing.core.lexicon import Domain, Param, Pattern, Tool
+from routing.core.model import Domain, Param, Pattern, Tool
 
 # JSON-schema type of each lexicon parameter type (routing.lexicon.PARAM_TYPES).
 _JSON_TYPES = {"string": "string", "enum": "string", "date": "string", "number": "number", "boolean": "boolean"}

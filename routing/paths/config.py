@@ -10,7 +10,8 @@ from datetime import date
 from typing import Any
 
 from routing.core.errors import LexiconError, Problem
-from routing.core.lexicon import SHARED_DIR, Domain, Param, Tool
+from routing.core.lexicon import SHARED_DIR
+from routing.core.model import Domain, Param, Tool
 from routing.core.text import words
 from routing.core.yamlio import ProblemCollector, line_of, read_yaml
 from routing.dates.resolver import DateSettings, resolve_expression

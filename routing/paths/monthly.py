@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Mapping
 
-from routing.core.lexicon import Domain, Tool
+from routing.core.model import Domain, Tool
 from routing.paths.catalog import estimate_tokens, function_schema
 from routing.paths.config import GENERAL_CHAT, PathConfig, path_config
 from routing.paths.cost import estimate_cost

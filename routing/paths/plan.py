@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any, Callable, Mapping
 
 from routing.core.errors import LexiconError
-from routing.core.lexicon import Tool
+from routing.core.model import Tool
 from routing.core.schema import Path, RouteResult, Status
 from routing.dates.resolver import resolve_expression
 from routing.paths.classify import choose_model, classify_category

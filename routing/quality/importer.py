@@ -23,8 +23,14 @@ from pathlib import Path
 
 import yaml
 
+from routing.core.lexicon import (
+    DEFAULT_LEXICON_ROOT,
+    SHARED_DIR,
+    domain_from_data,
+    list_domain_names,
+)
+from routing.core.model import Domain
 from routing.quality.evaluate import GoldenCase
-from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, Domain, domain_from_data, list_domain_names
 
 # Tool names as the OpenAI "tools" format accepts them; other characters become "_".
 TOOL_NAME_RE = re.compile(r"[^A-Za-z0-9_-]+")

@@ -16,12 +16,12 @@ from datetime import date
 from typing import Callable, Iterable
 
 from routing.core.clock import parse_today
-from routing.quality.evaluate import GoldenCase
 from routing.core.index import QueryAnalysis
-from routing.core.lexicon import Thresholds
+from routing.core.model import Thresholds
 from routing.core.router import Router, classify, validate_query
 from routing.core.schema import Status
 from routing.core.scoring import Scored
+from routing.quality.evaluate import GoldenCase
 
 THRESHOLD_NAMES = ("high", "medium", "low", "margin")
 SHOWN = (Status.ACTIVATED, Status.MULTIPLE_MATCHES, Status.WEAK_MATCHES)

@@ -1,0 +1,163 @@
+"""What a domain's lexicon is once loaded: frozen dataclasses for thresholds, scoring weights, tools
+and their parameters, patterns, settings, shared language words and the domain itself, plus the
+fixed vocabularies (tool kinds, parameter types, date roles, weekdays) the files may use."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+KINDS = ("list", "search", "detail", "summary", "report", "create", "action", "chat")
+PARAM_TYPES = ("string", "enum", "date", "number", "boolean")
+DATE_ROLES = ("date_from", "date_to", "query")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    high: float = 0.85
+    medium: float = 0.50
+    low: float = 0.30
+    margin: float = 0.10
+
+    def to_dict(self) -> dict:
+        return {"high": self.high, "medium": self.medium, "low": self.low, "margin": self.margin}
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How many points each signal can add to a tool's confidence (see routing.scoring)."""
+
+    keyword: float = 0.55
+    action: float = 0.25
+    pattern: float = 0.35
+    example: float = 0.25
+    semantic: float = 0.0
+    fuzzy_penalty: float = 0.03
+    # Kind fit without a strong verb: every kind starts neutral; a weak verb for the kind, the
+    # domain's default kind (only when there is no verb at all) and a date range each add a bonus.
+    default_kind: str = "list"
+    kind_neutral: float = 0.4
+    kind_bonus: float = 0.2
+    date_kinds: tuple[str, ...] = ("list", "summary", "report")
+    # Kinds never assumed: writes need a verb asking for them; detail views need an identifier.
+    explicit_kinds: tuple[str, ...] = ("create", "action")
+    identifier_kinds: tuple[str, ...] = ("detail",)
+    # Kinds that take free text as an argument (a name, a search term): unknown words in the
+    # query are that argument, so they do not count against these tools.
+    argument_kinds: tuple[str, ...] = ("search", "detail", "create", "action")
+    # Kinds a name in the query points to (a capitalised unknown word: "bills from CV Abadi").
+    name_kinds: tuple[str, ...] = ("search",)
+    # Action verbs count in example similarity at this fraction of a content word.
+    example_verb_weight: float = 0.5
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str = "string"
+    default: Any = None
+    values: tuple[str, ...] = ()
+    required: bool = False
+    role: str | None = None  # date_from / date_to: where a resolved date range goes
+    default_note: str | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    kind: str
+    keywords: tuple[str, ...]
+    related: tuple[str, ...]
+    params: tuple[Param, ...]
+    examples: tuple[tuple[str, str], ...]  # (language, text)
+    category: str | None = None
+    output: str | None = None
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def key_params(self) -> list[str]:
+        return [p.name for p in self.params]
+
+
+@dataclass(frozen=True)
+class Pattern:
+    tool: str
+    phrase: str | None = None
+    terms: tuple[str, ...] = ()
+    regex: str | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+    weight: float = 1.0
+    line: int = 0
+
+    @property
+    def label(self) -> str:
+        if self.phrase is not None:
+            return f'phrase "{self.phrase}"'
+        if self.terms:
+            return "terms [" + ", ".join(self.terms) + "]"
+        return f"regex /{self.regex}/"
+
+
+@dataclass(frozen=True)
+class Settings:
+    name: str
+    description: str
+    languages: tuple[str, ...]
+    thresholds: Thresholds
+    week_start: int
+    fiscal_year_start_month: int
+    timezone: str
+    currency: str
+    vague_words: tuple[str, ...]
+    clarifying_question: str
+    weights: Weights
+    fiscal_year_label: str = "start"   # dates.fiscal_year_label: "FY2025" starts (start) or ends (end) in 2025
+    design: str = "tools"  # which routing design routes this domain (routing.designs.DESIGNS)
+    design_line: int | None = None
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class LanguageWords:
+    stopwords: frozenset[str]
+    actions: tuple[tuple[tuple[str, ...], str, float], ...]  # (words, kind, strength)
+    suffixes: tuple[tuple[str, str], ...]  # (suffix, replacement), longest first
+
+
+@dataclass(frozen=True)
+class Domain:
+    name: str
+    root: Path
+    settings: Settings
+    tools: tuple[Tool, ...]
+    synonyms: tuple[tuple[str, tuple[str, ...]], ...]  # (canonical, variants)
+    patterns: tuple[Pattern, ...]
+    words: LanguageWords
+    fingerprint: str
+
+    def tool(self, name: str) -> Tool | None:
+        return self._tools_by_name.get(name)
+
+    def describe(self, **more: Any) -> dict:
+        """What `python -m routing domains` and the catalog say of the domain; a design adds to it."""
+        return {
+            "name": self.name,
+            "design": self.settings.design,
+            "description": self.settings.description,
+            "languages": list(self.settings.languages),
+            "tool_count": len(self.tools),
+            "tools": [t.name for t in self.tools],
+            **more,
+        }
+
+    @property
+    def _tools_by_name(self) -> dict[str, Tool]:
+        by_name = self.__dict__.get("_by_name")
+        if by_name is None:  # built once; frozen dataclasses allow a cache in __dict__
+            by_name = {t.name: t for t in self.tools}
+            object.__setattr__(self, "_by_name", by_name)
+        return by_name

@@ -1,0 +1,422 @@
+"""Parsing and validating each lexicon file into the model: settings, tools, synonyms, patterns and
+the shared language words. Every problem is collected with its file and line; nothing half-valid
+is returned (a LexiconError lists them all)."""
+from __future__ import annotations
+
+from typing import Any
+from routing.core.errors import LexiconError, Problem
+from routing.core.patterns import PatternSafetyError, check_regex
+from routing.core.text import words
+from routing.core.yamlio import ProblemCollector, line_of
+from routing.core.model import DATE_ROLES, KINDS, LanguageWords, PARAM_TYPES, Param, Pattern, Settings, Thresholds, Tool, WEEKDAYS, Weights
+
+
+# ---------------------------------------------------------------- helpers
+
+
+_Collector = ProblemCollector
+_line = line_of
+
+
+def _as_str_list(value: Any, where: _Collector, line: int, what: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        where.add(line, f"{what} must be a list of words, not {type(value).__name__}")
+        return []
+    out = []
+    for i, item in enumerate(value):
+        item_line = _line(value, i) or line
+        if not isinstance(item, (str, int, float)) or isinstance(item, bool):
+            where.add(item_line, f"{what}: item {i + 1} must be text, not {type(item).__name__}")
+        elif not str(item).strip():
+            where.add(item_line, f"{what}: item {i + 1} is empty")
+        else:
+            out.append(str(item).strip())
+    return out
+
+
+def _number(value: Any, where: _Collector, line: int, what: str, lo: float, hi: float, default: float) -> float:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        where.add(line, f"{what} must be a number between {lo} and {hi}, not {value!r}")
+        return default
+    if not lo <= float(value) <= hi:
+        where.add(line, f"{what} must be between {lo} and {hi}, not {value}")
+        return default
+    return float(value)
+
+
+# ---------------------------------------------------------------- shared words
+
+
+def parse_language_words(data: Any, label: str) -> LanguageWords:
+    c = _Collector(label)
+    stop: set[str] = set()
+    actions: list[tuple[tuple[str, ...], str, float]] = []
+    suffixes: list[tuple[str, str]] = []
+    if not isinstance(data, dict):
+        raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
+    for lang, block in data.items():
+        lang_line = _line(data, lang)
+        if not isinstance(block, dict):
+            c.add(lang_line, f"language {lang!r} must map to stopwords/actions/suffixes")
+            continue
+        for key in block:
+            if key not in ("stopwords", "actions", "suffixes"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes)")
+        stop.update(" ".join(words(w)) for w in _as_str_list(block.get("stopwords"), c, _line(block, "stopwords"), f"{lang}.stopwords"))
+        acts = block.get("actions") or {}
+        if not isinstance(acts, dict):
+            c.add(_line(block, "actions"), f"{lang}.actions must map kind -> strong/weak verbs")
+            acts = {}
+        for kind, verbs in acts.items():
+            kind_line = _line(acts, kind)
+            if kind not in KINDS:
+                c.add(kind_line, f"{lang}.actions: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+                continue
+            if not isinstance(verbs, dict):
+                c.add(kind_line, f"{lang}.actions.{kind} must have strong: and weak: lists")
+                continue
+            for strength_name, strength in (("strong", 1.0), ("weak", 0.5)):
+                for verb in _as_str_list(verbs.get(strength_name), c, _line(verbs, strength_name), f"{lang}.actions.{kind}.{strength_name}"):
+                    actions.append((words(verb), kind, strength))
+        for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes"):
+            suffix, _, repl = rule.partition(">")
+            suffixes.append((suffix.strip().casefold(), repl.strip().casefold()))
+    if c.problems:
+        raise LexiconError(c.problems)
+    suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
+    return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes))
+
+
+# ---------------------------------------------------------------- domain files
+
+
+def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
+    c = _Collector(label)
+    if not isinstance(data, dict):
+        raise LexiconError([Problem(label, 1, "settings must be a mapping")])
+    th = data.get("thresholds") or {}
+    tl = _line(data, "thresholds")
+    if not isinstance(th, dict):
+        c.add(tl, "thresholds must be a mapping of high/medium/low/margin")
+        th = {}
+    thresholds = Thresholds(
+        high=_number(th.get("high"), c, _line(th, "high") or tl, "thresholds.high", 0, 1, 0.85),
+        medium=_number(th.get("medium"), c, _line(th, "medium") or tl, "thresholds.medium", 0, 1, 0.50),
+        low=_number(th.get("low"), c, _line(th, "low") or tl, "thresholds.low", 0, 1, 0.30),
+        margin=_number(th.get("margin"), c, _line(th, "margin") or tl, "thresholds.margin", 0, 1, 0.10),
+    )
+    if not thresholds.low <= thresholds.medium <= thresholds.high:
+        c.add(tl, f"thresholds must satisfy low <= medium <= high (got {thresholds.low}, {thresholds.medium}, {thresholds.high})")
+    dates = data.get("dates") or {}
+    dl = _line(data, "dates")
+    week_start_name = str(dates.get("week_start", "monday")).casefold() if isinstance(dates, dict) else "monday"
+    if week_start_name not in WEEKDAYS:
+        c.add(_line(dates, "week_start") or dl, f"dates.week_start must be a weekday name, not {week_start_name!r}")
+        week_start_name = "monday"
+    fy = dates.get("fiscal_year_start_month", 1) if isinstance(dates, dict) else 1
+    if isinstance(fy, bool) or not isinstance(fy, int) or not 1 <= fy <= 12:
+        c.add(_line(dates, "fiscal_year_start_month") or dl, f"dates.fiscal_year_start_month must be 1-12, not {fy!r}")
+        fy = 1
+    fy_label = dates.get("fiscal_year_label", "start") if isinstance(dates, dict) else "start"
+    if fy_label not in ("start", "end"):
+        c.add(_line(dates, "fiscal_year_label") or dl, f"dates.fiscal_year_label must be start or end, not {fy_label!r}")
+        fy_label = "start"
+    vague = data.get("vague") or {}
+    vl = _line(data, "vague")
+    if not isinstance(vague, dict):
+        c.add(vl, "vague must have words: and question:")
+        vague = {}
+    question = vague.get("question") or "What are you looking for?"
+    if not isinstance(question, str):
+        c.add(_line(vague, "question") or vl, "vague.question must be text")
+        question = "What are you looking for?"
+    w = data.get("scoring") or {}
+    wl = _line(data, "scoring")
+    if not isinstance(w, dict):
+        c.add(wl, "scoring must be a mapping")
+        w = {}
+    default_kind = str(w.get("default_kind", "list"))
+    if default_kind not in KINDS:
+        c.add(_line(w, "default_kind") or wl, f"scoring.default_kind must be one of {', '.join(KINDS)}")
+        default_kind = "list"
+    date_kinds = tuple(_as_str_list(w.get("date_kinds", ["list", "summary", "report"]), c, _line(w, "date_kinds") or wl, "scoring.date_kinds"))
+    for k in date_kinds:
+        if k not in KINDS:
+            c.add(_line(w, "date_kinds") or wl, f"scoring.date_kinds: unknown kind {k!r}")
+
+    def kinds_list(key: str, default: list[str]) -> tuple[str, ...]:
+        out = tuple(_as_str_list(w.get(key, default), c, _line(w, key) or wl, f"scoring.{key}"))
+        for k in out:
+            if k not in KINDS:
+                c.add(_line(w, key) or wl, f"scoring.{key}: unknown kind {k!r}")
+        return out
+
+    def num(key: str, default: float, hi: float = 1.0) -> float:
+        return _number(w.get(key), c, _line(w, key) or wl, f"scoring.{key}", 0, hi, default)
+
+    weights = Weights(
+        keyword=num("keyword", 0.55),
+        action=num("action", 0.25),
+        pattern=num("pattern", 0.35),
+        example=num("example", 0.25),
+        semantic=num("semantic", 0.0),
+        fuzzy_penalty=num("fuzzy_penalty", 0.03, 0.5),
+        default_kind=default_kind,
+        kind_neutral=num("kind_neutral", 0.4),
+        kind_bonus=num("kind_bonus", 0.2),
+        date_kinds=date_kinds,
+        example_verb_weight=num("example_verb_weight", 0.5),
+        explicit_kinds=kinds_list("explicit_kinds", ["create", "action"]),
+        identifier_kinds=kinds_list("identifier_kinds", ["detail"]),
+        argument_kinds=kinds_list("argument_kinds", ["search", "detail", "create", "action"]),
+        name_kinds=kinds_list("name_kinds", ["search"]),
+    )
+    design = data.get("design", "tools")
+    if not isinstance(design, str) or not design.isidentifier():
+        c.add(_line(data, "design"), f"design must be the name of a routing design (e.g. tools), not {design!r}")
+        design = "tools"
+    name = str(data.get("name") or folder_name)
+    if name != folder_name:
+        c.add(_line(data, "name"), f"name {name!r} must match the folder name {folder_name!r}")
+    if c.problems:
+        raise LexiconError(c.problems)
+    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring"}
+    return Settings(
+        name=name,
+        description=str(data.get("description") or ""),
+        languages=tuple(str(x) for x in (data.get("languages") or [])),
+        thresholds=thresholds,
+        week_start=WEEKDAYS.index(week_start_name),
+        fiscal_year_start_month=fy,
+        fiscal_year_label=fy_label,
+        timezone=str(data.get("timezone") or "UTC"),
+        currency=str(data.get("currency") or ""),
+        vague_words=tuple(_as_str_list(vague.get("words"), c, _line(vague, "words") or vl, "vague.words")),
+        clarifying_question=question,
+        weights=weights,
+        design=design,
+        design_line=_line(data, "design"),
+        extra={k: v for k, v in data.items() if k not in known},
+    )
+
+
+def _parse_params(raw: Any, c: _Collector, line: int, tool: str) -> tuple[Param, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        c.add(line, f"tool {tool}: params must be a list")
+        return ()
+    out: list[Param] = []
+    seen: set[str] = set()
+    for i, p in enumerate(raw):
+        pl = _line(raw, i)
+        if isinstance(p, str):
+            p = {"name": p}
+        if not isinstance(p, dict) or not p.get("name"):
+            c.add(pl, f"tool {tool}: param {i + 1} needs a name")
+            continue
+        pname = str(p["name"])
+        if pname in seen:
+            c.add(pl, f"tool {tool}: param {pname!r} is listed twice")
+        seen.add(pname)
+        ptype = str(p.get("type", "string"))
+        if ptype not in PARAM_TYPES:
+            c.add(pl, f"tool {tool}: param {pname!r} has unknown type {ptype!r} (known: {', '.join(PARAM_TYPES)})")
+        role = p.get("role")
+        if role is not None and role not in DATE_ROLES:
+            c.add(pl, f"tool {tool}: param {pname!r} role must be date_from, date_to or query, not {role!r}")
+        values = tuple(_as_str_list(p.get("values"), c, pl, f"tool {tool} param {pname} values"))
+        default = p.get("default")
+        if values and default is not None and str(default) not in values:
+            c.add(pl, f"tool {tool}: param {pname!r} default {default!r} is not one of its values")
+        out.append(
+            Param(
+                name=pname,
+                type=ptype,
+                default=default,
+                values=values,
+                required=bool(p.get("required", False)),
+                role=role,
+                default_note=p.get("default_note"),
+                description=str(p.get("description") or ""),
+            )
+        )
+    return tuple(out)
+
+
+def _parse_tools(data: Any, label: str) -> tuple[Tool, ...]:
+    c = _Collector(label)
+    if not isinstance(data, dict) or not isinstance(data.get("tools"), list):
+        raise LexiconError([Problem(label, 1, "must have a top-level 'tools:' list")])
+    tools: list[Tool] = []
+    seen: dict[str, int] = {}
+    raw_tools = data["tools"]
+    for i, t in enumerate(raw_tools):
+        tl = _line(raw_tools, i)
+        if not isinstance(t, dict):
+            c.add(tl, f"tool {i + 1} must be a mapping with name, description, kind")
+            continue
+        name = t.get("name")
+        if not isinstance(name, str) or not name.strip():
+            c.add(tl, f"tool {i + 1} has no name")
+            continue
+        if name in seen:
+            c.add(tl, f"tool {name!r} is defined twice (first on line {seen[name]})")
+        seen[name] = tl
+        kind = t.get("kind", "list")
+        if kind not in KINDS:
+            c.add(_line(t, "kind") or tl, f"tool {name}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+        description = t.get("description")
+        if not isinstance(description, str) or not description.strip():
+            c.add(tl, f"tool {name}: description is missing")
+            description = ""
+        examples: list[tuple[str, str]] = []
+        ex = t.get("examples") or {}
+        if isinstance(ex, list):
+            examples = [("", e) for e in _as_str_list(ex, c, _line(t, "examples"), f"tool {name} examples")]
+        elif isinstance(ex, dict):
+            for lang, items in ex.items():
+                examples += [(str(lang), e) for e in _as_str_list(items, c, _line(ex, lang), f"tool {name} examples.{lang}")]
+        else:
+            c.add(_line(t, "examples"), f"tool {name}: examples must be a list or language -> list")
+        tools.append(
+            Tool(
+                name=name,
+                description=description.strip(),
+                kind=kind if kind in KINDS else "list",
+                keywords=tuple(_as_str_list(t.get("keywords"), c, _line(t, "keywords") or tl, f"tool {name} keywords")),
+                related=tuple(_as_str_list(t.get("related"), c, _line(t, "related") or tl, f"tool {name} related")),
+                params=_parse_params(t.get("params"), c, _line(t, "params") or tl, name),
+                examples=tuple(examples),
+                category=t.get("category"),
+                output=t.get("output"),
+                extra={k: v for k, v in t.items() if k not in {"name", "description", "kind", "keywords", "related", "params", "examples", "category", "output"}},
+            )
+        )
+    if not tools and not c.problems:
+        c.add(1, "no tools defined")
+    if c.problems:
+        raise LexiconError(c.problems)
+    return tuple(tools)
+
+
+def _parse_synonyms(data: Any, label: str) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], dict[str, int]]:
+    c = _Collector(label)
+    if data is None:
+        return (), {}
+    if not isinstance(data, dict):
+        raise LexiconError([Problem(label, 1, "must map each canonical term to a list of variants")])
+    out = []
+    lines: dict[str, int] = {}
+    owner: dict[tuple[str, ...], tuple[str, int]] = {}
+    for canonical, variants in data.items():
+        line = _line(data, canonical)
+        if not isinstance(canonical, str) or not canonical.strip():
+            c.add(line, "a canonical term is empty")
+            continue
+        items = _as_str_list(variants, c, line, f"synonyms of {canonical!r}")
+        own_key = words(canonical)
+        for form in [canonical] + items:
+            key = words(form)
+            if form != canonical and key == own_key:
+                continue  # "profit and loss" under profit_and_loss: the canonical's own words
+            if not key:
+                c.add(line, f"variant {form!r} of {canonical!r} has no letters or digits")
+                continue
+            if key in owner and owner[key][0] != canonical:
+                c.add(line, f"variant {form!r} is listed under both {owner[key][0]!r} (line {owner[key][1]}) and {canonical!r}")
+            elif key in owner and form != canonical:
+                c.add(line, f"variant {form!r} is listed twice under {canonical!r}")
+            owner.setdefault(key, (canonical, line))
+        out.append((canonical, tuple(items)))
+        lines[canonical] = line
+    if c.problems:
+        raise LexiconError(c.problems)
+    return tuple(out), lines
+
+
+def _parse_patterns(data: Any, label: str, tools: dict[str, Tool], canonicals: set[str]) -> tuple[Pattern, ...]:
+    c = _Collector(label)
+    if data is None:
+        return ()
+    raw = data.get("patterns") if isinstance(data, dict) else None
+    if not isinstance(raw, list):
+        raise LexiconError([Problem(label, 1, "must have a top-level 'patterns:' list")])
+    out = []
+    seen: dict[tuple, int] = {}
+    for i, p in enumerate(raw):
+        pl = _line(raw, i)
+        if not isinstance(p, dict):
+            c.add(pl, f"pattern {i + 1} must be a mapping with tool: and phrase:/terms:/regex:")
+            continue
+        tool = p.get("tool")
+        if tool not in tools:
+            c.add(_line(p, "tool") or pl, f"pattern names unknown tool {tool!r}")
+            continue
+        kinds = [k for k in ("phrase", "terms", "regex") if p.get(k) is not None]
+        if len(kinds) != 1:
+            c.add(pl, "a pattern needs exactly one of phrase:, terms:, regex:")
+            continue
+        phrase = p.get("phrase")
+        terms: tuple[str, ...] = ()
+        regex = p.get("regex")
+        if phrase is not None and (not isinstance(phrase, str) or not words(phrase)):
+            c.add(pl, "pattern phrase is empty")
+            continue
+        if p.get("terms") is not None:
+            terms = tuple(_as_str_list(p.get("terms"), c, pl, "pattern terms"))
+            unknown = [t for t in terms if t not in canonicals]
+            if unknown:
+                c.add(pl, f"pattern terms {unknown} are not canonical terms in synonyms.yaml")
+                continue
+            if not terms:
+                c.add(pl, "pattern terms list is empty")
+                continue
+        if regex is not None:
+            if not isinstance(regex, str) or not regex.strip():
+                c.add(pl, "pattern regex is empty")
+                continue
+            try:
+                check_regex(regex)
+            except PatternSafetyError as exc:
+                c.add(_line(p, "regex") or pl, str(exc))
+                continue
+        params = p.get("params") or {}
+        if not isinstance(params, dict):
+            c.add(_line(p, "params") or pl, "pattern params must be a mapping name -> value")
+            params = {}
+        tool_params = {tp.name: tp for tp in tools[tool].params}
+        for pname, pvalue in params.items():
+            if pname not in tool_params:
+                c.add(_line(params, pname) or pl, f"pattern sets param {pname!r}, which tool {tool} does not have (it has: {', '.join(tool_params) or 'none'})")
+            elif tool_params[pname].values and str(pvalue) not in tool_params[pname].values:
+                c.add(_line(params, pname) or pl, f"pattern sets {pname}={pvalue!r}, not one of {list(tool_params[pname].values)}")
+        weight = _number(p.get("weight"), c, _line(p, "weight") or pl, "pattern weight", 0, 1, 1.0)
+        key = (tool, " ".join(words(phrase)) if phrase else None, tuple(sorted(terms)), regex)
+        if key in seen:
+            c.add(pl, f"duplicate pattern (same as line {seen[key]})")
+        seen[key] = pl
+        out.append(
+            Pattern(tool=tool, phrase=phrase, terms=terms, regex=regex, params=tuple(params.items()), weight=weight, line=pl)
+        )
+    if c.problems:
+        raise LexiconError(c.problems)
+    return tuple(out)
+
+
+def _check_tool_terms(tools: tuple[Tool, ...], canonicals: set[str], label: str, data: Any) -> None:
+    c = _Collector(label)
+    raw = data.get("tools") if isinstance(data, dict) else []
+    for i, t in enumerate(tools):
+        line = _line(raw, i) if isinstance(raw, list) else 0
+        for term in t.keywords + t.related:
+            if term not in canonicals:
+                c.add(line, f"tool {t.name}: keyword {term!r} is not a canonical term in synonyms.yaml")
+    if c.problems:
+        raise LexiconError(c.problems)
