@@ -6,7 +6,7 @@ from datetime import date
 
 import streamlit as st
 
-from routing.dates.resolver import resolve_expression
+from routing.dates import resolve_expression
 from ui.cards import CHART_CONFIG, failure_details, md_escape, render_failure
 from ui.charts import date_timeline_figure
 from ui.common import page_setup, require_router

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-import routing.dates.resolver as dates_module
-from routing.dates.resolver import (
+import routing.dates as dates_module
+from routing.dates import types as date_types
+from routing.dates import (
     DateLexicon, DateRange, DateSettings, find_dates, load_date_lexicon, resolve_expression,
 )
 
@@ -252,25 +253,33 @@ def _code_strings(source: str) -> list[str]:
             if tok.type == tokenize.STRING and tok.start[0] not in docstrings]
 
 
+def _package_sources() -> list[str]:
+    """Every module of the routing.dates package."""
+    return [p.read_text(encoding="utf-8") for p in sorted(Path(dates_module.__file__).parent.glob("*.py"))]
+
+
+def _package_source() -> str:
+    return "\n".join(_package_sources())
+
+
 def test_no_language_words_in_code(lexicon):
     """Every surface word lives in YAML: no lexicon word of 3+ letters appears in a string literal
     of routing/dates.py. Allowed: the YAML schema's own keys (unit names, this/last/next, the
     phrase rules), which are identifiers the interface fixes, and regex group names."""
-    source = Path(dates_module.__file__).read_text(encoding="utf-8")
-    schema = (set(dates_module._UNIT_KEYS) | set(dates_module._MODIFIERS) | set(dates_module._PHRASE_RULES)
-              | set(dates_module._LANGUAGE_SECTIONS) | set(dates_module._SPAN_KEYS)
+    schema = (set(date_types._UNIT_KEYS) | set(date_types._MODIFIERS) | set(date_types._PHRASE_RULES)
+              | set(date_types._LANGUAGE_SECTIONS) | set(date_types._SPAN_KEYS)
               | {"calendar", "rolling", "start", "end", "text", "kind", "rule", "span", "note", "reason"})
     # Words of 4+ letters: shorter ones ("the", "and") also glue the English of error messages.
     words = {w for w in lexicon.vocabulary() if len(w) >= 4 and w.isalpha()}
     offenders = set()
-    for literal in _code_strings(source):
+    for literal in (lit for source in _package_sources() for lit in _code_strings(source)):
         literal = re.sub(r"\(\?P[<=]\w+>?", "", literal)          # regex group names
         for word in re.findall(r"(?<![\w])[A-Za-z]{3,}(?![\w])", literal):
             if word.lower() in words and word.lower() not in schema:
                 offenders.add(word)
     assert not offenders, offenders
     # and no month name or Indonesian/Hindi word anywhere in the code, comments included
-    code_only = "\n".join(line.split("#")[0] for line in source.splitlines())
+    code_only = "\n".join(line.split("#")[0] for line in _package_source().splitlines())
     for word in ("januari", "january", "desember", "minggu", "bulan", "kemarin", "lalu", "terakhir",
                  "kebelakang", "pichle", "hafte", "aaj", "tujuh", "puluh", "kuartal", "fiskal"):
         for literal in _code_strings(code_only):
@@ -278,7 +287,7 @@ def test_no_language_words_in_code(lexicon):
 
 
 def test_no_clock_and_no_dateparser():
-    source = Path(dates_module.__file__).read_text(encoding="utf-8")
+    source = _package_source()
     assert ".today()" not in source and ".now(" not in source and "time.time" not in source
     assert "dateparser" not in source
     assert "streamlit" not in source
@@ -348,7 +357,7 @@ def test_speed(lexicon):
 
 def test_module_import_does_not_pull_dateparser():
     import subprocess
-    out = subprocess.run([sys.executable, "-c", "import sys, routing.dates.resolver; print('dateparser' in sys.modules)"],
+    out = subprocess.run([sys.executable, "-c", "import sys, routing.dates; print('dateparser' in sys.modules)"],
                          capture_output=True, text=True, cwd=REPO, check=True)
     assert out.stdout.strip() == "False"
 

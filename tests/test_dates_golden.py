@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from routing.dates.resolver import DateSettings, find_dates, load_date_lexicon
+from routing.dates import DateSettings, find_dates, load_date_lexicon
 
 CORPUS_PATH = Path(__file__).with_name("dates_golden.yaml")
 CORPUS = yaml.safe_load(CORPUS_PATH.read_text(encoding="utf-8"))

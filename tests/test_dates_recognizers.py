@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from routing.dates.resolver import find_dates, load_date_lexicon
+from routing.dates import find_dates, load_date_lexicon
 
 DATA = Path("/work/shared/data/recognizers-datetime-en")
 if not DATA.exists():

@@ -9,7 +9,7 @@ from routing.core.lexicon import load_domain
 
 
 def cmd_dates(args) -> int:
-    from routing.dates.resolver import DateSettings, load_date_lexicon, resolve_expression
+    from routing.dates import DateSettings, load_date_lexicon, resolve_expression
 
     settings = DateSettings()
     if args.domain:

@@ -18,7 +18,7 @@ from routing.core.model import Domain, Tool
 from routing.core.patterns import check_regex
 from routing.core.schema import Correction
 from routing.core.text import Token, clean, normalize, tokenize, words
-from routing.dates.resolver import DateLexicon, DateRange, DateSettings, find_dates
+from routing.dates import DateLexicon, DateRange, DateSettings, find_dates
 
 # Strength a verb lends to its kind: a plain verb ("list", "cari") vs one that could mean several
 # kinds ("show", "tampilkan"). Weak is kept low so "show invoices" stays ambiguous, as it is.

@@ -24,7 +24,7 @@ from routing.core.scoring import (
     score_keyword,
 )
 from routing.core.text import MAX_QUERY_CHARS
-from routing.dates.resolver import DateLexicon, load_date_lexicon
+from routing.dates import DateLexicon, load_date_lexicon
 from routing.paths.decide import decide_path
 
 MAX_MULTIPLE = 3

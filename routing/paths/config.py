@@ -14,7 +14,7 @@ from routing.core.lexicon import SHARED_DIR
 from routing.core.model import Domain, Param, Tool
 from routing.core.text import words
 from routing.core.yamlio import ProblemCollector, line_of, read_yaml
-from routing.dates.resolver import DateSettings, resolve_expression
+from routing.dates import DateSettings, resolve_expression
 from routing.paths.catalog import estimate_tokens, function_schema
 
 GENERAL_CHAT = "general_chat"
@@ -306,7 +306,7 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
 
 
 def _period_resolves(expression: str, domain: Domain, date_lexicon=None) -> bool:
-    from routing.dates.resolver import load_date_lexicon
+    from routing.dates import load_date_lexicon
 
     lexicon = date_lexicon or load_date_lexicon(domain.root.parent / "_shared" / "dates.yaml")
     s = domain.settings

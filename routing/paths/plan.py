@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping
 from routing.core.errors import LexiconError
 from routing.core.model import Tool
 from routing.core.schema import Path, RouteResult, Status
-from routing.dates.resolver import resolve_expression
+from routing.dates import resolve_expression
 from routing.paths.classify import choose_model, classify_category
 from routing.paths.config import GENERAL_CHAT, PathConfig, _outputs, path_config
 from routing.paths.cost import estimate_cost

@@ -1,0 +1,273 @@
+"""Finding date phrases in text: the lexicon's tables compiled into one pattern per family of
+expressions, run left to right, longest match first, overlaps dropped."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Callable
+
+from routing.dates.ranges import _Context
+from routing.dates.types import (
+    _B,
+    _BLOCKED,
+    _CALENDAR_UNITS,
+    _E,
+    _ROLLING_UNITS,
+    DateRange,
+    DateSettings,
+    _alt,
+)
+
+if TYPE_CHECKING:  # the lexicon mixes these classes in; only its type is needed here
+    from routing.dates.lexicon import DateLexicon
+
+
+
+
+@dataclass
+class _Family:
+    """One compiled pattern and the function that turns a match into a DateRange (or None)."""
+    pattern: re.Pattern
+    build: Callable
+    needs_month: bool = False   # skipped unless the text has a month name (a cheap gate)
+    trigger: re.Pattern | None = None   # ...and one of the words this family cannot match without
+
+
+class PhraseFinder:
+    """Compiles the date tables into pattern families and finds phrases (mixed into DateLexicon)."""
+
+    # ----------------------------------------------------------------------------------------
+
+    def _compile(self, languages, alone_months: set[str], quarter_letters: list[str],
+                 month_modifiers: list[tuple[str, str, list[str]]]) -> None:
+        r = self._roles
+        flags = re.IGNORECASE
+        units_rolling = _alt(w for w, u in self._unit_of.items() if u in _ROLLING_UNITS)
+        quarter_words = _alt(w for w, u in self._unit_of.items() if u == "quarter")
+        fiscal_words = _alt(w for w, u in self._unit_of.items() if u == "fiscal_year")
+        number_words = _alt(list(self._number_value) + list(self._scale_value) + list(self._teen_value))
+        joiners = _alt(self._joiners)
+        one_unit = _alt(self._one_unit_of)
+        ordinal_words = _alt(self._ordinal_value)
+        ordinal_suffix = _alt(r["ordinal_suffixes"])
+        ordinal_prefix = _alt(r["ordinal_prefixes"])
+        roman = "(?-i:" + _alt(w.upper() for w in self._roman) + ")"
+        month_any = _alt(self._month_of)
+        month_alone = _alt(alone_months)
+        month_prefix = _alt(r["month_prefixes"])
+        day_prefix = _alt(r["day_prefixes"])
+        of = _alt(r["day_month_joiners"])
+        year_joiners = _alt(r["year_joiners"])
+
+        number = (rf"(?:(?P<digits>\d+)\s*|(?P<words>{number_words}(?:(?:\s+|\s*-\s*)"
+                  rf"(?:{joiners}\s+)?{number_words})*)\s+)")
+        quantity = rf"(?:{number}(?P<unit>{units_rolling})|(?P<oneunit>{one_unit}))"
+        # "last year" / "tahun lalu" per language, factored (modifiers x year words) for speed;
+        # every phrase it matches is a key of _year_phrase_of.
+        rel_parts = []
+        for _, position, unit_words, modifier_words, _ in languages:
+            mods = _alt(w for ws in modifier_words.values() for w in ws)
+            year_alt = _alt(unit_words.get("year", []))
+            if modifier_words and unit_words.get("year"):
+                rel_parts.append(rf"{mods}\s+{year_alt}" if position == "before" else rf"{year_alt}\s+{mods}")
+        rel_year = "(?:" + "|".join(rel_parts) + ")" if rel_parts else _alt([])
+        year_words = _alt(w for w, u in self._unit_of.items() if u == "year")
+        # A year after a quarter or month: "Q3 2016", "Q4 of last year", "kuartal 4 tahun lalu".
+        year_suffix = (rf"(?:(?:\s*[-/,]\s*|\s+(?:{year_joiners}\s+)?)(?P<qy>[12]\d{{3}})(?!\d)"
+                       rf"|(?:\s*,\s*|\s+(?:{year_joiners}\s+)?)(?P<ry>{rel_year}))?")
+        quarter_number = (rf"(?:(?P<qd>\d+)|(?P<qr>{roman})|(?P<qo>{ordinal_words}))")
+
+        families: list[_Family] = []
+
+        def add(body: str, build: Callable, needs_month: bool = False, trigger: str | None = None) -> None:
+            gate = re.compile(_B + trigger + _E, flags) if trigger else None
+            families.append(_Family(re.compile(_B + body + _E, flags), build, needs_month, gate))
+
+        add(rf"(?P<phrase>{_alt(self._phrase_rule)})", self._build_phrase)
+        for code, position, unit_words, modifier_words, single in languages:
+            cal_units = _alt(w for u, ws in unit_words.items() if u in _CALENDAR_UNITS for w in ws)
+            roll_units = _alt(w for u, ws in unit_words.items() if u in _ROLLING_UNITS for w in ws)
+            mod = _alt(w for ws in modifier_words.values() for w in ws)
+            if modifier_words and unit_words:
+                if position == "before":
+                    body = rf"(?P<mod>{mod})\s+(?P<unit>{cal_units})"
+                else:
+                    body = rf"(?P<unit>{cal_units})\s+(?P<mod>{mod})"
+                add(body, self._relative_builder(code))
+            if single and unit_words:
+                single_alt = _alt(single)
+                if position == "before":
+                    body = rf"(?P<single>{single_alt})\s+(?P<unit>{roll_units})"
+                else:
+                    body = rf"(?P<unit>{roll_units})\s+(?P<single>{single_alt})"
+                add(body, self._build_single)
+        add(rf"(?P<fiscal>{fiscal_words})", self._build_fiscal_alone)
+        add(rf"(?P<before>{_alt(r['before_number'])})\s+{quantity}", self._build_rolling)
+        add(rf"{quantity}\s+(?P<after>{_alt(r['after_unit'])})", self._build_rolling)
+        add(rf"(?P<nbefore>{_alt(r['next_before_number'])})\s+{quantity}", self._build_rolling)
+        add(rf"{quantity}\s+(?P<nafter>{_alt(r['next_after_unit'])})", self._build_rolling)
+
+        # Quarters: "Q1", "Q3 2016", "kuartal ke-2", "triwulan II 2025", "third quarter of 2016", "2019-Q1"
+        add(rf"(?P<ql>{_alt(quarter_letters)})\s?(?P<qd>\d+){year_suffix}", self._build_quarter)
+        add(rf"(?P<qw>{quarter_words})\s*(?:{ordinal_prefix}\s*)?{quarter_number}{year_suffix}",
+            self._build_quarter)
+        add(rf"(?:(?P<qo>{ordinal_words})|(?P<qd>\d)(?:{ordinal_suffix}))\s+(?P<qw>{quarter_words}){year_suffix}",
+            self._build_quarter)
+        add(rf"(?P<qy>[12]\d{{3}})\s*[-/]?\s*{_alt(quarter_letters)}\s?(?P<qd>\d)", self._build_quarter)
+
+        # Fiscal years named by their start year: "FY2025", "FY 2025-26", "tahun fiskal 2025"
+        add(rf"(?P<fiscal>{fiscal_words})\s*'?(?P<fy>\d{{4}}|\d{{2}})(?!\d)"
+            rf"(?:\s*[-/]\s*(?P<fy2>\d{{4}}|\d{{2}})(?!\d))?", self._build_fiscal_year)
+
+        # A bare year only in date context: "in 2025", "tahun 2025"
+        # ...but not the year of a quarter ("during 2017 Q1" is the quarter).
+        add(rf"(?P<yc>{_alt(r['year_context'])})\s+(?P<y>[12]\d{{3}})(?![-/.]\d)"
+            rf"(?!\s*[-/]?\s*{_alt(quarter_letters)}\s?\d)", self._build_year)
+
+        def atom(p: str, *, in_span: bool) -> str:
+            # A day number is not an amount: not after a currency sign or inside "6,107.31".
+            day = lambda n: (rf"(?:{day_prefix}\s+)?(?<![$€£¥₹.,])(?<![$€£¥₹]\s)"
+                             rf"(?P<{p}d{n}>\d{{1,2}})(?!\d)(?:{ordinal_suffix})?")
+            month = lambda n, words: rf"(?:{month_prefix}\s+)?(?P<{p}m{n}>{words})\.?"
+            year = lambda n: rf"(?P<{p}y{n}>\d{{4}})(?!\d)"
+            sep_dm = rf"(?:\s*[-/]\s*|\s+(?:{of}\s+)?|\.\s*)"
+            sep_y = r"(?:\s*[-/,]\s*|\s+)"
+            sep_my = rf"(?:\s*[-/,]\s*|\s+(?:{of}\s+)?)"
+            alternatives = [
+                rf"(?P<{p}y0>\d{{4}})-(?P<{p}n0>\d{{1,2}})-(?P<{p}d0>\d{{1,2}})(?!\d)",
+                rf"(?P<{p}d1>\d{{1,2}})(?P<{p}s1>[/.-])(?P<{p}n1>\d{{1,2}})(?P={p}s1)(?P<{p}y1>\d{{4}})(?!\d)",
+                rf"{day(2)}{sep_dm}{month(2, month_any)}(?:{sep_y}{year(2)})?",
+                rf"{month(3, month_any)}\s*[-/]?\s*{day(3)}(?:{sep_y}{year(3)})?",
+                rf"{month(4, month_any)}{sep_my}{year(4)}",
+                rf"{year(5)}(?:\s*[-/,]\s*|\s+){month(5, month_any)}",
+                rf"(?P<{p}y6>\d{{4}})[-/](?P<{p}n6>\d{{1,2}})(?![\d/-])",
+                rf"(?P<{p}n7>\d{{1,2}})/(?P<{p}y7>\d{{4}})(?!\d)",
+                month(8, month_any if in_span else month_alone),
+            ]
+            if in_span:
+                alternatives += [day(9), rf"(?P<{p}y10>[12]\d{{3}})(?!\d)"]
+            return "(?:" + "|".join(alternatives) + ")"
+
+        add(atom("a", in_span=False), self._build_explicit)
+
+        # A month (or a day of it) with a year, a relative year, or neither, for the families below.
+        day_tok = (rf"(?:{day_prefix}\s+)?(?<![$€£¥₹.,])(?P<md>\d{{1,2}})(?!\d)(?:{ordinal_suffix})?"
+                   rf"(?:\s*[-/]\s*|\s+(?:{of}\s+)?|\.\s*)")
+        month_tok = lambda words: rf"(?:{month_prefix}\s+)?(?P<mm>{words})\.?"
+        month_year = (rf"(?:(?:\s*[-/,]\s*|\s+(?:{of}\s+)?)(?P<my>[12]\d{{3}})(?!\d)"
+                      rf"|(?:\s*,\s*|\s+(?:{year_joiners}\s+)?)(?P<ry>{rel_year}))")
+        # "March last year", "15 Maret tahun lalu", "March of this year"
+        add(rf"(?:{day_tok})?{month_tok(month_any)}(?:\s*,\s*|\s+(?:{year_joiners}\s+)?)(?P<ry>{rel_year})",
+            self._build_month_of_year, needs_month=True, trigger=year_words)
+        # The relative year first: "last year Q4", "pichle saal ka Q4", "pichle saal ka March"
+        lead_year = rf"(?P<ry>{rel_year})(?:\s+{_alt(r['year_genitives'])})?\s+"
+        add(rf"{lead_year}(?:{_alt(quarter_letters)}\s?|{quarter_words}\s*(?:{ordinal_prefix}\s*)?){quarter_number}",
+            self._build_quarter, trigger=year_words)
+        add(rf"{lead_year}{month_tok(month_any)}", self._build_month_of_year, needs_month=True, trigger=year_words)
+        # "last March", "next March", "Maret lalu", "15 Maret lalu" (not before a year or day number).
+        # After last/next an abbreviation or "may" is a month too ("last May"); after "this" it is
+        # not ("this may take a while").
+        for code, position, words in month_modifiers:
+            own = self._month_modifier_of[code]
+            for mods, months in ((("this",), month_alone), (("last", "next"), month_any)):
+                mmod = _alt(w for w in words if own[w] in mods)
+                if not any(own[w] in mods for w in words):
+                    continue
+                if position == "before":
+                    body = rf"(?P<mmod>{mmod})\s+{month_tok(months)}(?!\s*[-/,]?\s*\d)"
+                else:
+                    body = rf"(?:{day_tok})?{month_tok(months)}\s+(?P<mmod>{mmod})"
+                add(body, self._month_modifier_builder(code), needs_month=True, trigger=mmod)
+        # "since March", "sejak Maret 2025", "since 15 March", "March se ab tak"
+        since_tail = rf"(?:{day_tok})?{month_tok(month_any)}{month_year}?"
+        for key in ("since_before", "since_after"):
+            if r[key]:
+                body = (rf"(?P<since>{_alt(r[key])})\s+{since_tail}" if key == "since_before"
+                        else rf"{since_tail}\s+(?P<since>{_alt(r[key])})")
+                add(body, self._build_since, needs_month=True, trigger=_alt(r[key]))
+        # "first week of January", "minggu pertama bulan Januari"
+        for code, position, unit_words, _, _ in languages:
+            week = _alt(unit_words.get("week", []))
+            nth = (rf"(?:(?P<wo>{ordinal_words})|{ordinal_prefix}\s*(?P<wd>\d)|(?P<wx>\d)(?:{ordinal_suffix}))")
+            lead = rf"{nth}\s+(?P<wu>{week})" if position == "before" else rf"(?P<wu>{week})\s+{nth}"
+            if unit_words.get("week"):
+                add(rf"{lead}\s+(?:{of}\s+)?{month_tok(month_any)}{month_year}?", self._build_week_of_month,
+                    needs_month=True, trigger=week)
+        # Parts of a month not resolved here ("mid-January", "awal Maret"): matched only so that the
+        # month is not read as the whole month; never reported.
+        add(rf"(?P<part>{_alt(r['month_parts'])})(?:\s*-\s*|\s+)(?:{of}\s+)?{month_tok(month_any)}"
+            rf"{month_year}?", self._build_blocked, needs_month=True, trigger=_alt(r['month_parts']))
+        dash = r"\s*[-–~]\s*"
+        add(rf"(?:(?P<from>{_alt(r['from'] | r['between'])})\s+)?{atom('a', in_span=True)}"
+            rf"(?:{dash}|\s+(?:{_alt(r['to'])})\s+){atom('b', in_span=True)}"
+            rf"(?:\s+(?:{_alt(r['end'])}))?", self._build_span)
+        add(rf"(?P<from>{_alt(r['between'])})\s+{atom('a', in_span=True)}"
+            rf"(?:{dash}|\s+(?:{_alt(r['and'])})\s+){atom('b', in_span=True)}", self._build_span)
+
+        self._families = families
+        self._atom_groups = {
+            fam.pattern: {p: self._group_index(fam.pattern, p) for p in ("a", "b")} for fam in families
+        }
+        # Cheap gate: no digit and no anchor word means no date; most queries stop here.
+        anchors = (set(self._unit_of) | set(self._one_unit_of) | set(self._month_of)
+                   | set(self._phrase_rule))  # every family needs a digit, a unit, a month or a phrase
+        self._gate = re.compile(rf"\d|{_B}{_alt(anchors)}{_E}", flags)
+        self._month_gate = re.compile(rf"{_B}{month_any}", flags)
+
+    @staticmethod
+    def _group_index(pattern: re.Pattern, prefix: str) -> dict[str, list[str]]:
+        fields: dict[str, list[str]] = {"d": [], "m": [], "n": [], "y": []}
+        for name in pattern.groupindex:
+            if len(name) >= 3 and name[0] == prefix and name[1] in fields and name[2:].isdigit():
+                fields[name[1]].append(name)
+        return fields
+
+    # ----------------------------------------------------------------------------------------
+    # Finding
+
+    def find(self, text: str, today: date, settings: DateSettings) -> list[DateRange]:
+        if not text or not self._gate.search(text):
+            return []
+        ctx = _Context(self, text, today, settings)
+        candidates: list[tuple[int, int, int, DateRange]] = []
+        has_month = self._month_gate.search(text) is not None
+        for order, fam in enumerate(self._families):
+            if fam.needs_month and not has_month:
+                continue
+            if fam.trigger is not None and fam.trigger.search(text) is None:
+                continue
+            for m in fam.pattern.finditer(text):
+                try:
+                    found = fam.build(ctx, m)
+                except (OverflowError, ValueError):
+                    # Only at the calendar's edges (years 1 and 9999): a date that does not exist.
+                    found = ctx.unresolved(m, "out_of_calendar", self.message(
+                        "after_calendar" if today.year > 5000 else "before_calendar", text=m.group(0)))
+                if found is not None:
+                    candidates.append((m.start(), m.end(), order, found))
+        if not candidates:
+            return []
+        # Blocked parts first; then longest first; among equals the earlier, then the one found by
+        # the earlier family.
+        candidates.sort(key=lambda c: (c[3] is not _BLOCKED, c[0] - c[1], c[0], c[2]))
+        taken: list[tuple[int, int, DateRange]] = []
+        for start, end, _, found in candidates:
+            if all(end <= s or start >= e for s, e, _ in taken):
+                taken.append((start, end, found))
+        taken.sort(key=lambda t: t[0])
+        return [found for _, _, found in taken if found is not _BLOCKED]
+
+
+def find_dates(text: str, *, today: date, settings: DateSettings = DateSettings(),
+               lexicon: DateLexicon) -> list[DateRange]:
+    """Every date expression in `text`, left to right, non-overlapping, longest match first."""
+    if not isinstance(text, str):
+        return []
+    return lexicon.find(text, today, settings)
+
+
+def resolve_expression(text: str, *, today: date, settings: DateSettings = DateSettings(),
+                       lexicon: DateLexicon) -> list[DateRange]:
+    """The `dates` command: the same as find_dates, on an expression rather than a query."""
+    return find_dates(text, today=today, settings=settings, lexicon=lexicon)
