@@ -25,7 +25,8 @@ from typing import Any, Mapping
 from routing.core.clock import parse_today
 from routing.core.lexicon import Domain, Thresholds
 from routing.core.router import Router, classify, validate_query
-from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
+from routing.core.schema import Match, RouteResult, Status
+from routing.core.scoring import Scored
 from routing.paths.decide import decide_path
 
 from .catalog import PowerCatalog, did_you_mean, load_catalog
@@ -155,6 +156,7 @@ class PowerGateway:
         self.catalog: PowerCatalog = load_catalog(domain)
         gw = domain.settings.extra.get("gateway") or {}
         self.encoding = str(gw.get("encoding") or DEFAULT_ENCODING)
+        self.named_bonus = float(gw.get("named_bonus", 0.0) or 0.0)
         self.available_powers = [{"name": t.name, "description": t.description} for t in domain.tools]
         self._keywords = {t.name: tuple(t.keywords) for t in domain.tools}
         self._all_tools_tokens: int | None = None
@@ -196,10 +198,12 @@ class PowerGateway:
             )
             return self._metered(result, started)
         a = self.router.index.analyze(query, today=ref)
-        scored = self.router.score(a)
+        scored = self._named(self.router.score(a), a)
         status = classify(scored, a, th)
         if status is Status.NEEDS_CLARIFICATION:
             status = Status.NOT_FOUND  # the gateway has four tiers: a bare verb names no service
+        if status is Status.MULTIPLE_MATCHES and (len(scored) < 2 or scored[1].confidence < th.low):
+            status = Status.WEAK_MATCHES  # no real alternative to choose from: ask to clarify instead
         base = self.router._matches(scored, status, a, th)
         matches = [self._power_match(m) for m in base]
         path, path_reason = decide_path(status, matches)
@@ -274,6 +278,12 @@ class PowerGateway:
             "tools": self.power_tools(name),
         }
 
+    def eval_metrics(self, report) -> dict:
+        """Extra metrics of `eval` for this design (cost.validation_metrics)."""
+        from .cost import validation_metrics
+
+        return validation_metrics(self, report)
+
     # ------------------------------------------------------------ tokens
 
     def all_tools_tokens(self) -> int:
@@ -295,6 +305,32 @@ class PowerGateway:
         }
         return replace(result, design_fields=replace(result.design_fields, token_meter=meter),
                        timing_ms=round((time.perf_counter() - started) * 1000, 3))
+
+    def _named(self, scored: list[Scored], a) -> list[Scored]:
+        """The `named` signal: a power named in the query (its own canonical term, "slack", "pg")
+        gains `gateway.named_bonus` points; the sum is capped at 1 with the breakdown scaled so it
+        still adds up to the confidence. Ranked again, ties A-Z by name."""
+        if self.named_bonus <= 0 or not a.concepts:
+            return scored
+        out = []
+        for s in scored:
+            name = self.router.index.tools[s.tool].name
+            if name not in a.concepts:
+                out.append(s)
+                continue
+            parts = {**s.breakdown, "named": self.named_bonus}
+            total = s.raw + self.named_bonus
+            scale = 1.0 / total if total > 1.0 else 1.0
+            breakdown = {k: round(v * scale, 4) for k, v in parts.items()}
+            confidence = round(min(1.0, total), 4)
+            drift = round(confidence - sum(breakdown.values()), 4)
+            if drift:
+                biggest = max(breakdown, key=lambda k: breakdown[k])
+                breakdown[biggest] = round(breakdown[biggest] + drift, 4)
+            out.append(replace(s, confidence=confidence, raw=round(total, 4), breakdown=breakdown,
+                               evidence=s.evidence + [f"named: {name}"]))
+        out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name))
+        return out
 
     def _power_match(self, m: Match) -> PowerMatch:
         return PowerMatch(
