@@ -172,6 +172,22 @@ class PowerGateway:
     def thresholds(self) -> Thresholds:
         return self.domain.settings.thresholds
 
+    # The common ranking's parts, for pages and tools that work on any ranking design (dates page,
+    # threshold tuner, coverage): the same index, and scores with this design's named signal.
+    @property
+    def index(self):
+        return self.router.index
+
+    @property
+    def date_lexicon(self):
+        return self.router.date_lexicon
+
+    def analyze(self, query: str, *, today: date | str | None = None):
+        return self.router.analyze(query, today=today)
+
+    def score(self, a, *, top: int = 5) -> list[Scored]:
+        return self._named(self.router.score(a, top=top), a)
+
     def describe(self) -> dict:
         return self.domain.describe(
             live_powers=[n for n, p in self.catalog.powers.items() if p.live],
@@ -198,7 +214,7 @@ class PowerGateway:
             )
             return self._metered(result, started)
         a = self.router.index.analyze(query, today=ref)
-        scored = self._named(self.router.score(a), a)
+        scored = self.score(a)
         status = classify(scored, a, th)
         if status is Status.NEEDS_CLARIFICATION:
             status = Status.NOT_FOUND  # the gateway has four tiers: a bare verb names no service

@@ -27,12 +27,13 @@ def open_database(path: Path) -> sqlite3.Connection:
     else:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
     conn.execute("PRAGMA query_only = ON")
-
-    def authorize(action, *_):
-        return sqlite3.SQLITE_OK if action in _READ_ACTIONS or action == _RECURSIVE else sqlite3.SQLITE_DENY
-
-    conn.set_authorizer(authorize)
+    conn.set_authorizer(_authorize)
     return conn
+
+
+def _authorize(action, *_):
+    """Reading only: every other action (writes, ATTACH, PRAGMA, schema changes) is denied."""
+    return sqlite3.SQLITE_OK if action in _READ_ACTIONS or action == _RECURSIVE else sqlite3.SQLITE_DENY
 
 
 def build(database: Path) -> MCPServer:
@@ -59,7 +60,7 @@ def build(database: Path) -> MCPServer:
         try:
             return [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
         finally:
-            conn.set_authorizer(lambda action, *_: sqlite3.SQLITE_OK if action in _READ_ACTIONS or action == _RECURSIVE else sqlite3.SQLITE_DENY)
+            conn.set_authorizer(_authorize)
 
     @server.tool()
     def list_tables() -> dict:
@@ -76,7 +77,7 @@ def build(database: Path) -> MCPServer:
             cols = conn.execute(f'PRAGMA table_info("{table}")').fetchall()
             fks = conn.execute(f'PRAGMA foreign_key_list("{table}")').fetchall()
         finally:
-            conn.set_authorizer(lambda action, *_: sqlite3.SQLITE_OK if action in _READ_ACTIONS or action == _RECURSIVE else sqlite3.SQLITE_DENY)
+            conn.set_authorizer(_authorize)
         return {
             "table": table,
             "columns": [{"name": c[1], "type": c[2], "not_null": bool(c[3]), "primary_key": bool(c[5])} for c in cols],
