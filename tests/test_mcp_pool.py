@@ -47,3 +47,21 @@ def test_blocking_pool_starts_calls_and_reaps_children():
         time.sleep(0.2)
     assert tagged(tag) == []
     pool.close()  # closing twice is harmless
+
+
+def test_idle_children_of_the_app_are_stopped():
+    tag = f"pool-idle-{uuid.uuid4().hex[:10]}"
+    pool = BlockingPool(load_router("powers"), instance=tag, idle_seconds=1.0)
+    try:
+        assert pool.activate("sqlite")["live"] is True and len(tagged(tag)) == 1
+        deadline = time.monotonic() + 20
+        while tagged(tag) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert tagged(tag) == [] and pool.live_powers() == []
+        assert pool.activate("sqlite")["status"] == "activated" and len(tagged(tag)) == 1  # restarts on demand
+    finally:
+        pool.close()
+    deadline = time.monotonic() + 15
+    while tagged(tag) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert tagged(tag) == []

@@ -17,6 +17,7 @@ import atexit
 import os
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 20.0   # a child must answer initialize + tools/list within this
 CALL_SECONDS = 30.0    # a forwarded call must answer within this
 STOP_SECONDS = 8.0     # stdin closed -> grace -> SIGTERM -> SIGKILL (the SDK's bounded shutdown)
+IDLE_SECONDS = 600.0   # the app's children stop after this long unused
 
 
 class ProxyError(Exception):
@@ -69,6 +71,7 @@ class ChildServer:
     args: list[str]
     tools: list = field(default_factory=list)  # mcp Tool objects, as the child lists them
     session: Any = None
+    last_used: float = 0.0  # time.monotonic() of the last activation or call
     error: str | None = None
     pid_hint: str = ""
 
@@ -110,6 +113,7 @@ class ChildServer:
             raise ProxyError("POWER_START_FAILED", f"The {self.power} server could not start ({self.error or 'no reply'}).")
 
     async def call(self, tool: str, arguments: dict) -> Any:
+        self.last_used = time.monotonic()
         session = self.session
         if session is None:
             raise ProxyError("POWER_NOT_RUNNING", self._gone())
@@ -164,6 +168,7 @@ class ChildPool:
                     child = ChildServer(power, command, args)
                     self.children[power] = child
                     self.tg.start_soon(child.run)
+                child.last_used = time.monotonic()
                 try:
                     await child.started()
                 except ProxyError as exc:
@@ -224,6 +229,15 @@ class ChildPool:
                 await self.deactivate(power)
             raise
 
+    async def stop_idle(self, idle_seconds: float) -> list[str]:
+        """Stop the children unused for `idle_seconds` (their power stays active, described from
+        its last listing; activating it again restarts the child)."""
+        now = time.monotonic()
+        idle = [p for p, c in self.children.items() if now - c.last_used > idle_seconds]
+        for power in idle:
+            await self.deactivate(power)
+        return idle
+
     async def close(self) -> None:
         for power in list(self.children):
             child = self.children.pop(power)
@@ -234,11 +248,13 @@ class ChildPool:
 
 class BlockingPool:
     """A ChildPool for synchronous callers (the Streamlit app): its own event loop in a daemon
-    thread. close() stops every child (also at interpreter exit)."""
+    thread. Children unused for `idle_seconds` are stopped (a browser session can end without a
+    word); close() stops every child, and runs at interpreter exit too."""
 
-    def __init__(self, gateway: PowerGateway, *, instance: str = ""):
+    def __init__(self, gateway: PowerGateway, *, instance: str = "", idle_seconds: float = IDLE_SECONDS):
         self.gateway = gateway
         self.instance = instance
+        self.idle_seconds = idle_seconds
         self._portal_cm = anyio.from_thread.start_blocking_portal()
         self._portal = self._portal_cm.__enter__()
         self._closed = False
@@ -252,7 +268,11 @@ class BlockingPool:
         async with anyio.create_task_group() as tg:
             pool = ChildPool(self.gateway, tg, instance=self.instance)
             task_status.started(pool)
-            await self._stop.wait()
+            while not self._stop.is_set():
+                with anyio.move_on_after(min(self.idle_seconds / 2, 30.0)):
+                    await self._stop.wait()
+                if not self._stop.is_set():
+                    await pool.stop_idle(self.idle_seconds)
             with anyio.CancelScope(shield=True):
                 await pool.close()
             tg.cancel_scope.cancel()

@@ -3,7 +3,8 @@ button per candidate power (a live child server where there is one; its tools ar
 and the token meter (this reply against every power's tools sent at start-up).
 
 Live child servers are shared by the whole app (one per power, at most a few): a process-wide
-pool per domain, closed when its lexicon changes, by "Stop live servers", and at exit.
+pool per domain; a child stops after 10 minutes unused (a browser session can end without a
+word), and every child stops when the domain's lexicon changes, on "Stop live servers", and at exit.
 """
 from __future__ import annotations
 
@@ -97,13 +98,14 @@ def _candidates(result: dict) -> list[tuple[str, str, float | None]]:
     return [(m["name"], m.get("description", ""), m.get("confidence")) for m in result.get("matches") or []]
 
 
-def _render_activation(name: str, reply: dict) -> None:
+def _render_activation(name: str, reply: dict, running: bool) -> None:
     if reply.get("status") != "activated":
         st.error(md_escape((reply.get("error") or {}).get("message", f"{name} could not be activated.")), icon=":material/error:")
         return
     tools = reply.get("tools") or []
-    if reply.get("stopped"):
-        st.info(f"**{name}**: its live server was stopped. Activate it again to restart it.", icon=":material/stop_circle:")
+    if reply.get("live") and (reply.get("stopped") or not running):
+        st.info(f"**{name}**: its live server was stopped (by you, or after a while unused). Activate it again to restart it.",
+                icon=":material/stop_circle:")
     elif reply.get("live"):
         st.success(f"**{name}** is active: a live MCP server is running and lists **{len(tools)} tools**.", icon=":material/bolt:")
     else:
@@ -148,8 +150,9 @@ def _choices(result: dict, entry: dict, domain: str, key: str) -> None:
         pick.selectbox("No power fits. Pick one yourself:", names, key=f"pick-{key}")
         button.button("Activate", key=f"activate-{key}-picked", on_click=lambda: _activate(entry, domain, st.session_state[f"pick-{key}"]),
                       icon=":material/power_settings_new:", width="stretch")
+    running = live_pools().live(domain)
     for name, reply in (entry.get(ACTIVATIONS) or {}).items():
-        _render_activation(name, reply)
-    if live_pools().live(domain):
+        _render_activation(name, reply, name in running)
+    if running:
         st.button("Stop live servers", key=f"stop-{key}", on_click=_stop, args=(domain, entry), type="tertiary",
                   icon=":material/stop_circle:", help="Stops every live power server this app started.")
