@@ -123,6 +123,11 @@ with patterns_tab:
         )
 
 with cost_tab:
+    if getattr(router, "design", "tools") == "power_gateway":  # the gateway's own token table
+        from ui.power_costs import render_power_costs
+
+        render_power_costs(router)
+        st.stop()  # the last tab: the generic tool-schema estimate below does not apply
     st.markdown(
         "An agent that sends **every** tool definition with each message pays for all of them; a routed "
         "question needs only the tools it routes to. Tokens are estimated as JSON characters ÷ 4."

@@ -29,6 +29,9 @@ def cmd_eval(args) -> int:
         cases = load_golden(path)
     report = run_cases(router, cases, default_today=args.today)
     metrics = report.metrics()
+    design_metrics = getattr(router, "eval_metrics", None)  # a design's own success criteria
+    if design_metrics is not None:
+        metrics.update(design_metrics(report))
     metrics["domain"] = args.domain
     if not args.failures:
         metrics["failures"] = metrics["failures"][:20]

@@ -20,6 +20,7 @@ from .base import RoutingDesign
 # design name -> "module:function" building it from a Domain
 DESIGNS: dict[str, str] = {
     "tools": "routing.designs.tools:build",
+    "power_gateway": "routing.designs.power_gateway:build",
 }
 
 __all__ = ["DESIGNS", "RoutingDesign", "build_router", "load_router"]

@@ -17,6 +17,7 @@ from types import ModuleType
 
 DESIGN_PARTS: dict[str, str] = {
     "tools": "ui.parts.tools",
+    "power_gateway": "ui.parts.power_gateway",
 }
 
 

@@ -1,0 +1,357 @@
+"""Design `power_gateway`: resolve a query to MCP powers in confidence tiers; the calling agent,
+which holds the conversation, chooses (activate_power). Knows nothing of the MCP protocol:
+routing.mcp serves it; the playground draws it.
+
+Ranking reuses the common machinery (routing.core: lexicon, index, signals, Router.score), so
+synonyms ("pg", "repo", "mongo", "payments") and typos ("postgress") work as in every domain.
+The gateway adds its tiers' shapes (shared/CONTRACT.md, design power_gateway):
+
+    activated         power {name, confidence, match_type} and the power's tools
+    multiple_matches  the top 2-3 matches (name, confidence, match_type, description, keywords);
+                      the message ends "Use activate_power(name) to select one."
+    weak_matches      the top 5, and a message asking to clarify or rephrase
+    not_found         available_powers (name, description), and a message
+
+`agent_view(result)` is the reply exactly as an agent receives it (what resolve_intent returns);
+`token_meter` counts it with a real tokenizer against every power's tools sent at start-up.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Any, Mapping
+
+from routing.core.clock import parse_today
+from routing.core.lexicon import Domain, Thresholds
+from routing.core.router import Router, classify, validate_query
+from routing.core.schema import Match, RouteResult, Status
+from routing.core.scoring import Scored
+from routing.paths.decide import decide_path
+
+from .catalog import PowerCatalog, did_you_mean, load_catalog
+from .tokens import DEFAULT_ENCODING, count_tokens
+
+TOOL_SEPARATOR = "__"  # a power's tool as the gateway lists it: sqlite__query_database
+SELECT_HINT = "Use activate_power(name) to select one."
+POWER_NOT_FOUND = "POWER_NOT_FOUND"
+
+# The gateway's own two tools, as every MCP client lists them at start-up (routing.mcp serves these).
+GATEWAY_TOOLS: tuple[dict, ...] = (
+    {
+        "name": "resolve_intent",
+        "description": (
+            "Find the power (MCP server) for a request. Returns a confidence tier: activated (the power and "
+            "its tools), multiple_matches or weak_matches (candidates to choose from with activate_power), "
+            "or not_found (every power available). Send only the user's current request."
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "The user's request, in their words", "maxLength": 1000},
+                "verbose": {"type": "boolean", "default": False, "description": "Also return the full routing result (scores, events)"},
+            },
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+    },
+    {
+        "name": "activate_power",
+        "description": (
+            "Switch on a power by name (from resolve_intent): its tools are added to this server's tool list "
+            "(notifications/tools/list_changed) as <power>__<tool>, and returned."
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {"name": {"type": "string", "description": "A power's name, e.g. sqlite"}},
+            "required": ["name"],
+            "additionalProperties": False,
+        },
+    },
+)
+
+
+@dataclass(frozen=True)
+class PowerMatch(Match):
+    """A match of the contract plus the power's keywords (design power_gateway)."""
+
+    keywords: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "keywords": list(self.keywords)}
+
+
+@dataclass(frozen=True)
+class PowerFields:
+    """The design's own fields of a RouteResult (shared/CONTRACT.md, design power_gateway)."""
+
+    power: dict | None = None
+    tools: list[dict] | None = None
+    available_powers: list[dict] | None = None
+    token_meter: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"power": self.power, "tools": self.tools, "available_powers": self.available_powers}
+        if self.token_meter:
+            out["token_meter"] = dict(self.token_meter)
+        return out
+
+
+def match_type_of(breakdown: Mapping[str, float]) -> str:
+    """keyword / semantic / hybrid, from the signals that really carried the match.
+
+    Only an embedding signal (`semantic` in the breakdown, present when the router has an encoder)
+    counts as semantic; every other signal (terms, synonyms, typo fixes, patterns, example-question
+    overlap) is lexical, i.e. keyword."""
+    semantic = max(breakdown.get("semantic", 0.0), 0.0)
+    lexical = sum(v for k, v in breakdown.items() if k not in ("semantic", "fuzzy_penalty") and v > 0)
+    if semantic <= 0:
+        return "keyword"
+    return "semantic" if lexical <= 0 else "hybrid"
+
+
+def tier_message(status: Status, names: list[str], confidence: float = 0.0) -> str:
+    def listed(items: list[str]) -> str:
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" or {items[-1]}"
+
+    if status is Status.ACTIVATED:
+        return f"Activated {names[0]} (confidence {confidence:.2f}); its tools are listed."
+    if status is Status.MULTIPLE_MATCHES:
+        return f"Several powers fit: {listed(names)}. {SELECT_HINT}"
+    if status is Status.WEAK_MATCHES:
+        return (f"Only weak matches ({listed(names)}). Could you clarify or rephrase which service you mean? "
+                f"If one of these is right, use activate_power(name).")
+    return "No power matches this request. These are the powers available; rephrase naming a service, or use activate_power(name)."
+
+
+def agent_view(result: Mapping[str, Any]) -> dict:
+    """The reply exactly as an agent receives it from resolve_intent: only what its tier needs."""
+    status = result.get("status")
+    out: dict[str, Any] = {"query": result.get("query"), "status": status, "message": result.get("message")}
+    if result.get("error"):
+        out["error"] = {k: v for k, v in result["error"].items() if k in ("code", "message")}
+    if result.get("corrections"):
+        out["corrections"] = [{"from": c["from"], "to": c["to"]} for c in result["corrections"]]
+    if status == Status.ACTIVATED.value:
+        out["power"] = result.get("power")
+        out["tools"] = result.get("tools") or []
+    elif status in (Status.MULTIPLE_MATCHES.value, Status.WEAK_MATCHES.value):
+        out["matches"] = [
+            {k: m.get(k) for k in ("name", "confidence", "match_type", "description", "keywords")}
+            for m in result.get("matches") or []
+        ]
+    else:
+        out["available_powers"] = result.get("available_powers") or []
+    return out
+
+
+class PowerGateway:
+    """Design `power_gateway`: built once per lexicon version; `route` never mutates it."""
+
+    design = "power_gateway"
+
+    def __init__(self, domain: Domain, *, encoder: Any = None, **router_options: Any):
+        self.domain = domain
+        self.router = Router(domain, encoder=encoder, **router_options)
+        self.catalog: PowerCatalog = load_catalog(domain)
+        gw = domain.settings.extra.get("gateway") or {}
+        self.encoding = str(gw.get("encoding") or DEFAULT_ENCODING)
+        self.named_bonus = float(gw.get("named_bonus", 0.0) or 0.0)
+        self.available_powers = [{"name": t.name, "description": t.description} for t in domain.tools]
+        self._keywords = {t.name: tuple(t.keywords) for t in domain.tools}
+        self._all_tools_tokens: int | None = None
+        self.all_tools_tokens()  # loads the tokenizer now, at build time, not on the first query
+
+    # ------------------------------------------------------------ protocol of a design
+
+    @property
+    def name(self) -> str:
+        return self.domain.name
+
+    @property
+    def thresholds(self) -> Thresholds:
+        return self.domain.settings.thresholds
+
+    # The common ranking's parts, for pages and tools that work on any ranking design (dates page,
+    # threshold tuner, coverage): the same index, and scores with this design's named signal.
+    @property
+    def index(self):
+        return self.router.index
+
+    @property
+    def date_lexicon(self):
+        return self.router.date_lexicon
+
+    def analyze(self, query: str, *, today: date | str | None = None):
+        return self.router.analyze(query, today=today)
+
+    def score(self, a, *, top: int = 5) -> list[Scored]:
+        return self._named(self.router.score(a, top=top), a)
+
+    def describe(self) -> dict:
+        return self.domain.describe(
+            live_powers=[n for n, p in self.catalog.powers.items() if p.live],
+            mcp_tool_count=sum(len(p.tools) for p in self.catalog.powers.values()),
+        )
+
+    def route(
+        self,
+        query: Any,
+        *,
+        today: date | str | None = None,
+        thresholds: Thresholds | Mapping | None = None,
+        context: Mapping | None = None,
+    ) -> RouteResult:
+        started = time.perf_counter()
+        ref = parse_today(today)
+        th = self.router._thresholds(thresholds)
+        problem = validate_query(query)
+        if problem:
+            result = replace(
+                self.router._invalid(query, ref, th, problem, started),
+                available=[], design=self.design,
+                design_fields=PowerFields(available_powers=self.available_powers),
+            )
+            return self._metered(result, started)
+        a = self.router.index.analyze(query, today=ref)
+        scored = self.score(a)
+        status = classify(scored, a, th)
+        if status is Status.NEEDS_CLARIFICATION:
+            status = Status.NOT_FOUND  # the gateway has four tiers: a bare verb names no service
+        if status is Status.MULTIPLE_MATCHES and (len(scored) < 2 or scored[1].confidence < th.low):
+            status = Status.WEAK_MATCHES  # no real alternative to choose from: ask to clarify instead
+        base = self.router._matches(scored, status, a, th)
+        matches = [self._power_match(m) for m in base]
+        path, path_reason = decide_path(status, matches)
+        names = [m.name for m in matches]
+        fields = PowerFields()
+        if status is Status.ACTIVATED:
+            top = matches[0]
+            fields = PowerFields(
+                power={"name": top.name, "confidence": top.confidence, "match_type": top.match_type},
+                tools=self.power_tools(top.name),
+            )
+        elif status is Status.NOT_FOUND:
+            fields = PowerFields(available_powers=self.available_powers)
+        result = RouteResult(
+            query=query,
+            domain=self.name,
+            today=ref.isoformat(),
+            normalized=a.normalized,
+            corrections=list(a.corrections),
+            status=status,
+            message=tier_message(status, names, matches[0].confidence if matches else 0.0),
+            clarifying_question=None,
+            path=path,
+            path_reason=path_reason.replace("tools fit", "powers fit").replace("no tool", "no power"),
+            matches=matches,
+            dates=[],
+            error=None,
+            events=[{"type": "route_started"}, {"type": "route_classified", "status": status.value}],
+            timing_ms=0.0,
+            thresholds=th.to_dict(),
+            tokens=[{"text": u.surface, "role": u.role, "key": u.key, "via": u.via} for u in a.units],
+            extra={
+                "candidates": [
+                    {"name": self.router.index.tools[s.tool].name, "confidence": s.confidence, "score_breakdown": s.breakdown}
+                    for s in scored[:5]
+                ]
+            },
+            design=self.design,
+            design_fields=fields,
+        )
+        return self._metered(result, started)
+
+    # ------------------------------------------------------------ powers
+
+    def power_tools(self, name: str) -> list[dict]:
+        """The power's tools as the agent gets them (names prefixed, guidance appended), from servers.yaml."""
+        spec = self.catalog.get(name)
+        if spec is None:
+            return []
+        return [t.as_agent_tool(prefix=f"{name}{TOOL_SEPARATOR}") for t in spec.tools]
+
+    def activate(self, name: Any) -> dict:
+        """activate_power without a protocol: the power's tools from servers.yaml, or a clear error
+        with a did-you-mean. routing.mcp starts the power's child server where there is one."""
+        known = self.catalog.names()
+        if not isinstance(name, str) or name.strip() not in known:
+            text = name if isinstance(name, str) else repr(name)
+            close = did_you_mean(text, known) if isinstance(name, str) else []
+            hint = f" Did you mean {' or '.join(close)}?" if close else f" Known powers: {', '.join(known)}."
+            return {
+                "status": "error",
+                "error": {"code": POWER_NOT_FOUND, "message": f"There is no power named {text!r}.{hint}"},
+                "did_you_mean": close,
+            }
+        name = name.strip()
+        spec = self.catalog.get(name)
+        return {
+            "status": "activated",
+            "power": name,
+            "live": spec.live,
+            "server": "bundled:" + spec.server["bundled"] if spec.live else None,
+            "tools": self.power_tools(name),
+        }
+
+    def eval_metrics(self, report) -> dict:
+        """Extra metrics of `eval` for this design (cost.validation_metrics)."""
+        from .cost import validation_metrics
+
+        return validation_metrics(self, report)
+
+    # ------------------------------------------------------------ tokens
+
+    def all_tools_tokens(self) -> int:
+        """Tokens of every power's tools, as an agent would load them at start-up without the gateway."""
+        if self._all_tools_tokens is None:
+            every = [t for name in self.catalog.names() for t in self.power_tools(name)]
+            self._all_tools_tokens = count_tokens(every, self.encoding)
+        return self._all_tools_tokens
+
+    def gateway_tools_tokens(self) -> int:
+        return count_tokens(list(GATEWAY_TOOLS), self.encoding)
+
+    def _metered(self, result: RouteResult, started: float) -> RouteResult:
+        view = agent_view(result.to_dict())
+        meter = {
+            "response_tokens": count_tokens(view, self.encoding),
+            "all_tools_tokens": self.all_tools_tokens(),
+            "encoding": self.encoding,
+        }
+        return replace(result, design_fields=replace(result.design_fields, token_meter=meter),
+                       timing_ms=round((time.perf_counter() - started) * 1000, 3))
+
+    def _named(self, scored: list[Scored], a) -> list[Scored]:
+        """The `named` signal: a power named in the query (its own canonical term, "slack", "pg")
+        gains `gateway.named_bonus` points; the sum is capped at 1 with the breakdown scaled so it
+        still adds up to the confidence. Ranked again, ties A-Z by name."""
+        if self.named_bonus <= 0 or not a.concepts:
+            return scored
+        out = []
+        for s in scored:
+            name = self.router.index.tools[s.tool].name
+            if name not in a.concepts:
+                out.append(s)
+                continue
+            parts = {**s.breakdown, "named": self.named_bonus}
+            total = s.raw + self.named_bonus
+            scale = 1.0 / total if total > 1.0 else 1.0
+            breakdown = {k: round(v * scale, 4) for k, v in parts.items()}
+            confidence = round(min(1.0, total), 4)
+            drift = round(confidence - sum(breakdown.values()), 4)
+            if drift:
+                biggest = max(breakdown, key=lambda k: breakdown[k])
+                breakdown[biggest] = round(breakdown[biggest] + drift, 4)
+            out.append(replace(s, confidence=confidence, raw=round(total, 4), breakdown=breakdown,
+                               evidence=s.evidence + [f"named: {name}"]))
+        out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name))
+        return out
+
+    def _power_match(self, m: Match) -> PowerMatch:
+        return PowerMatch(
+            name=m.name, confidence=m.confidence, match_type=match_type_of(m.score_breakdown),
+            description=m.description, kind=m.kind, key_params=[], suggested_params={},
+            score_breakdown=m.score_breakdown, param_notes=[], evidence=m.evidence, raw_score=m.raw_score,
+            keywords=self._keywords.get(m.name, ()),
+        )
