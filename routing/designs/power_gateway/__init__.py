@@ -8,7 +8,7 @@ The MCP server that serves it is routing.mcp (a thin adapter; this package knows
 """
 from __future__ import annotations
 
-from routing.core.lexicon import Domain
+from routing.core.model import Domain
 
 from .design import PowerGateway, agent_view
 

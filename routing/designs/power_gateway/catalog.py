@@ -16,7 +16,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from routing.core.errors import LexiconError, Problem
-from routing.core.lexicon import Domain
+from routing.core.model import Domain
 from routing.core.yamlio import line_of, read_yaml
 
 SERVERS_FILE = "servers.yaml"

@@ -23,7 +23,7 @@ from datetime import date
 from typing import Any, Mapping
 
 from routing.core.clock import parse_today
-from routing.core.lexicon import Domain, Thresholds
+from routing.core.model import Domain, Thresholds
 from routing.core.router import Router, classify, validate_query
 from routing.core.schema import Match, RouteResult, Status
 from routing.core.scoring import Scored
