@@ -88,25 +88,31 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     for u in base.units:
         if u.role == "concept":
             concept_text.setdefault(u.key, u.surface)
-    words = [t.text for t in tokenize(fold(normalize(query)))]
-    stop = {w for w in index.domain.words.stopwords if " " not in w}
-    pronoun = next((w for w in words if w in config.pronoun_words), None)
+    unit_of = {i: u for u in base.units for i in range(u.first, u.last)}
+    words = [fold(t.text) for t in base.tokens]
+    # each word's forms: as typed, and as the index read it (an inflection folded: "okafor's" -> okafor)
+    forms = [
+        tuple(dict.fromkeys([w] + ([fold(unit_of[i].key)] if i in unit_of and unit_of[i].role == "literal" else [])))
+        for i, w in enumerate(words)
+    ]
+    typed = [t.text for t in tokenize(fold(normalize(query)))]  # as typed: "performanya" keeps its suffix
+    pronoun = next((w for w in typed if w in config.pronoun_words), None)
     if pronoun is None:
-        folded = " ".join(words)
+        folded = " ".join(typed)
         for rx in config.pronoun_regexes:
             hit, _ = search_with_timeout(rx, folded)
             if hit:
                 pronoun = rx.search(folded).group(0)
                 break
-    blocked = {i for i, w in enumerate(words) if w in stop or w in config.pronoun_words or w in index.phrase_words}
-    mentions = tuple(players.mentions(words, blocked))
+    # a word the index read as a term, verb, stop word, date or number is never a name
+    blocked = {i for i, w in enumerate(words) if w in config.pronoun_words or (i in unit_of and unit_of[i].role != "literal")}
+    mentions = tuple(players.mentions(forms, blocked))
     used = {i for m in mentions for i in range(m.first, m.last)}
-    original = query.split()
-    capitalised = {fold(w.strip(".,!?;:'\"")) for w in original[1:] if w[:1].isupper()}
+    capitalised = {fold(w.strip(".,!?;:'\"")) for w in query.split()[1:] if w[:1].isupper()}
     unknown = tuple(
-        w for i, w in enumerate(words)
-        if i not in used and i not in blocked and w.isalpha() and len(w) >= 3 and w not in index.known
-        and (w in capitalised or _rare(w, index.domain.settings.languages))
+        forms[i][-1] for i, w in enumerate(words)
+        if i not in used and i not in blocked and forms[i][-1].isalpha() and len(w) >= 3 and forms[i][-1] not in index.known
+        and (w in capitalised or _rare(forms[i][-1], index.domain.settings.languages))
     )
     # weak triggers ("stats", "form") need someone to be about: a player, a pronoun or a name-like word
     has_player = bool(mentions) or bool(pronoun) or bool(unknown)

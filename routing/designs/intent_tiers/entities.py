@@ -69,8 +69,12 @@ class PlayerIndex:
         s = OSA.normalized_similarity(word, name_word)
         return s if s >= self.cutoff else 0.0
 
-    def candidates(self, words: list[str], blocked: set[int]) -> list[Candidate]:
-        """Every player some query words could name; `blocked` token indexes are never names."""
+    def _best(self, forms: tuple[str, ...], name_word: str) -> float:
+        return max((self._sim(f, name_word) for f in forms), default=0.0)
+
+    def candidates(self, words: list[tuple[str, ...]], blocked: set[int]) -> list[Candidate]:
+        """Every player some query words could name; `blocked` token indexes are never names.
+        Each query word comes with its forms (as typed, and without an inflection: "okafor's")."""
         out = []
         for player, parts in self.names:
             best: Candidate | None = None
@@ -80,26 +84,26 @@ class PlayerIndex:
                     continue
                 options = []
                 if len(parts) > 1 and i + 1 < len(words) and i + 1 not in blocked:
-                    a, b = self._sim(w, first), self._sim(words[i + 1], last)
+                    a, b = self._best(w, first), self._best(words[i + 1], last)
                     if a and b:
                         options.append(((a + b) / 2 + 1.0, i, i + 2, "full name" if a == b == 1 else "fuzzy"))
-                s = self._sim(w, last)
+                s = self._best(w, last)
                 if s:
                     options.append((s, i, i + 1, "surname" if s == 1 else "fuzzy"))
                 if len(parts) > 1:
-                    s = self._sim(w, first) * FIRST_NAME_FACTOR
+                    s = self._best(w, first) * FIRST_NAME_FACTOR
                     if s:
                         options.append((s, i, i + 1, "first name" if s == FIRST_NAME_FACTOR else "fuzzy"))
                 for rank, a, b, via in options:
                     conf = min(1.0, rank if rank <= 1 else rank - 1.0)
                     span_rank = (b - a, conf)
                     if best is None or span_rank > (best.last - best.first, best.confidence):
-                        best = Candidate(player, conf, a, b, via, " ".join(words[a:b]))
+                        best = Candidate(player, conf, a, b, via, " ".join(f[0] for f in words[a:b]))
             if best is not None:
                 out.append(best)
         return out
 
-    def mentions(self, words: list[str], blocked: set[int]) -> list[Mention]:
+    def mentions(self, words: list[tuple[str, ...]], blocked: set[int]) -> list[Mention]:
         """Mentions in query order; each lists its candidate players, best first."""
         cands = sorted(self.candidates(words, blocked), key=lambda c: (-(c.last - c.first), -c.confidence, c.player.name))
         groups: list[list[Candidate]] = []

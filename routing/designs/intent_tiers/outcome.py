@@ -81,7 +81,7 @@ def build_outcome(router, query: str, ref: date, th: Thresholds, a: TierAnalysis
     elif a.vague:
         clarifying = router.domain.settings.clarifying_question
         abort = True
-    elif a.unknown_names and not a.mentions and a.fired:
+    elif a.unknown_names and a.fired:
         who = " ".join(a.unknown_names)
         error = ErrorInfo(ErrorCode.PLAYER_NOT_FOUND.value, f"No player called '{who}' in the data ({len(router.roster.players)} players).", {"name": who})
         abort = True
@@ -187,9 +187,9 @@ def _match(router, c) -> Match:
 def _message(status, tier, players, error, intent, requested, cfg, a) -> str:
     if error is not None:
         return error.message
+    if a.vague:
+        return "Which player do you mean?"
     if tier is None:
-        if a.vague:
-            return "Which player do you mean?"
         return "This does not look like a question about a player: no tier fits."
     who = " and ".join(p.name for p in players) or "a player"
     lowered = f" (asked for {cfg.tiers[requested].label}, lowered by max depth {a.max_depth})" if requested and requested != intent else ""

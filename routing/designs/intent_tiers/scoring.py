@@ -65,7 +65,7 @@ def downgraded(config: TierConfig, a: TierAnalysis, scores: dict[str, dict[str, 
 def scored(config: TierConfig, a: TierAnalysis, names: list[str]) -> list[Scored]:
     """Candidates for classify and the result's matches: tiers, or the players of an ambiguous mention.
     `names` is the design's candidate name space (tiers, then players); Scored.tool indexes it."""
-    if a.vague or (a.unknown_names and not a.mentions):
+    if a.vague or (a.unknown_names and a.fired):
         return []
     where = {n: i for i, n in enumerate(names)}
     mention = a.ambiguous
