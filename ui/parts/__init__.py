@@ -17,6 +17,7 @@ from types import ModuleType
 
 DESIGN_PARTS: dict[str, str] = {
     "tools": "ui.parts.tools",
+    "intent_tiers": "ui.parts.intent_tiers",
 }
 
 
