@@ -147,15 +147,8 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
     if result.get("precedence"):
         st.caption(":material/low_priority: " + result["precedence"])
     code = error.get("code")
-    if code == "AMBIGUOUS_ENTITY":
-        names = [c["name"] + f" ({c['team']})" for c in (error.get("details") or {}).get("candidates", [])]
-        st.warning("Two or more players fit this name: " + ", ".join(names) + ". Add the first name to pick one.", icon=":material/group:")
-    elif code == "INSUFFICIENT_CONTEXT":
-        st.warning("“He / she / they” needs a player named earlier in this conversation. Ask about a player by name first.", icon=":material/forum:")
-    elif code == "PLAYER_NOT_FOUND":
-        st.warning("No such player in the bundled data. Check the spelling, or try one of the players listed in the Catalog.", icon=":material/person_search:")
-    elif code == "INSUFFICIENT_DATA":
-        st.warning("This player has no games on record, so there is nothing to analyse yet.", icon=":material/block:")
+    if code == "PLAYER_NOT_FOUND":  # the header shows the error; say what to do about it
+        st.caption(":material/person_search: Check the spelling, or ask about one of the players in the bundled data (Catalog page).")
     for w in result.get("warnings") or []:
         st.warning(f"**{w.get('code')}**: {w.get('message')}", icon=":material/warning:")
     entities = result.get("entities") or []

@@ -75,6 +75,8 @@ class TierAnalysis:
     def players(self) -> tuple[Player, ...]:
         """The players the query is about: named ones, else those carried over."""
         named = tuple(m.candidates[0].player for m in self.mentions if not m.ambiguous)
+        if self.pronoun and self.carried:  # "compare him with Okafor": the earlier player, then the named one
+            return tuple({p.id: p for p in self.carried + named}.values())
         return named or (self.carried if not self.mentions else ())
 
     @property
@@ -137,8 +139,8 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     elif needs_player and not carried:
         vague = ("player",)
     return TierAnalysis(
-        query=query, base=base, fired=tuple(fired), mentions=mentions, pronoun=pronoun if refers_back else None,
-        unknown_names=unknown, carried=carried if (refers_back or needs_player) else (),
+        query=query, base=base, fired=tuple(fired), mentions=mentions, pronoun=pronoun,
+        unknown_names=unknown, carried=carried if (pronoun or needs_player) else (),
         max_depth=str(context.get("max_depth") or "L2"), data_mode=str(context.get("data_mode") or "replay"), vague=vague,
     )
 

@@ -67,14 +67,12 @@ def build_outcome(router, query: str, ref: date, th: Thresholds, a: TierAnalysis
 
     # ---- entities, errors, warnings
     players = list(a.players)
-    entities = []
+    entities = [{**p.to_dict(), "confidence": 1.0, "via": "pronoun" if a.pronoun else "conversation", "mention": a.pronoun or ""} for p in a.carried]
     for m in a.mentions:
-        if not m.ambiguous:
+        if not m.ambiguous and m.candidates[0].player.id not in {e["id"] for e in entities}:
             entities.append(m.candidates[0].to_dict())
-    if not a.mentions and a.carried:
-        entities = [{**p.to_dict(), "confidence": 1.0, "via": "pronoun" if a.pronoun else "conversation", "mention": a.pronoun or ""} for p in a.carried]
     error, warnings, clarifying, abort = None, [], None, False
-    if a.vague and a.pronoun:
+    if a.vague and a.vague[0] == a.pronoun:
         error = ErrorInfo(ErrorCode.INSUFFICIENT_CONTEXT.value, f"'{a.pronoun}' refers to a player, but no player was named earlier in this conversation.")
         clarifying = router.domain.settings.clarifying_question
         abort = True
