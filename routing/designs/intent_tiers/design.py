@@ -21,10 +21,10 @@ from routing.core.errors import ErrorCode
 from routing.core.index import RouterIndex
 from routing.core.lexicon import SHARED_DIR, Domain, Thresholds
 from routing.core.router import Router, classify, validate_query
-from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
+from routing.core.schema import ErrorInfo, Path, RouteResult, Status
 from routing.dates.resolver import load_date_lexicon
 
-from . import prompts, replay
+from . import prompts
 from .analysis import TierAnalysis, analyze
 from .config import load_tier_config
 from .data import load_roster
@@ -32,7 +32,6 @@ from .entities import PlayerIndex
 from .fields import TierFields
 from .scoring import scored as score_candidates
 
-MAX_MATCHES = {Status.ACTIVATED: 1, Status.MULTIPLE_MATCHES: 3, Status.WEAK_MATCHES: 5}
 DEPTHS = ("L1", "L2")
 DATA_MODES = ("live", "replay")
 

@@ -1,7 +1,7 @@
 """The design's own result fields (shared/CONTRACT.md, "Designs": intent_tiers)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
