@@ -358,3 +358,11 @@ def test_broken_tiers_yaml_names_file_and_line(tmp_path, old, new, problem):
         build_router(load_domain("football", root))
     p = exc.value.problems[0]
     assert p.file.endswith("tiers.yaml") and p.line and problem in p.message
+
+
+def test_players_without_a_trigger_get_a_weak_guess(football, today):
+    one = route(football, "Okafor", today)
+    two = route(football, "Okafor or Nwosu", today)
+    assert (one["status"], one["intent"]) == ("weak_matches", "surface")
+    assert (two["status"], two["intent"]) == ("weak_matches", "compare")
+    assert two["candidates"][0]["score_breakdown"] == {"player_only": 0.25, "entity": 0.3, "second_entity": 0.1}

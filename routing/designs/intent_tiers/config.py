@@ -66,6 +66,7 @@ class TierConfig:
     pronoun_words: frozenset[str]
     pronoun_regexes: tuple[Any, ...]
     tool_depth: dict[str, str] = field(default_factory=dict)
+    defaults: dict[str, str] = field(default_factory=dict)  # one_player / two_players -> tier guessed without a trigger
 
     def tier(self, name: str) -> Tier:
         return self.tiers[name]
@@ -190,6 +191,13 @@ def parse_tier_config(data: Any, label: str, domain: Domain) -> TierConfig:
             elif depth == "L1" and tiers[dst].depth != "L1":
                 c.add(ml, f"max_depth.L1: {src} must become an L1 tier, and {dst} is {tiers[dst].depth}")
         downgrade[depth] = {str(k): str(v) for k, v in mapping.items()}
+    defaults = {}
+    raw_defaults = data.get("defaults") or {}
+    for k, v in (raw_defaults.items() if isinstance(raw_defaults, dict) else []):
+        if k not in ("one_player", "two_players") or v not in tiers:
+            c.add(line_of(raw_defaults, k), f"defaults: {k}: {v!r} must be one_player/two_players -> a tier name")
+        else:
+            defaults[k] = str(v)
     pron = data.get("pronouns") or {}
     pl = line_of(data, "pronouns")
     words = frozenset(str(w).casefold() for w in (pron.get("words") or [])) if isinstance(pron, dict) else frozenset()
@@ -209,4 +217,5 @@ def parse_tier_config(data: Any, label: str, domain: Domain) -> TierConfig:
         pronoun_words=words,
         pronoun_regexes=tuple(regexes),
         tool_depth=tool_depth,
+        defaults=defaults,
     )

@@ -3,7 +3,7 @@
   trigger      the tier's strongest trigger, plus `extra_trigger` for each other one (capped)
   entity       a player is named, or carried over by a pronoun
   second_entity  Compare only: a second player
-  player_only  Surface only, when a player is named and no trigger fired (a weak guess)
+  player_only  the tier tiers.yaml `defaults` guesses when players are named and no trigger fired
   overruled    a tier that fired but lost on precedence (negative)
   cap          what was cut to keep the confidence at most 1
 
@@ -25,13 +25,16 @@ def tier_scores(config: TierConfig, a: TierAnalysis) -> dict[str, dict[str, floa
     n_players = len(a.players)
     fired = a.tiers_fired
     winner = next((t for t in config.precedence if t in fired), None)
+    guess = None
+    if not fired and n_players:
+        guess = config.defaults.get("two_players" if n_players >= 2 else "one_player") or config.precedence[-1]
     out: dict[str, dict[str, float]] = {}
     for name in config.precedence:
         weights = sorted((f.weight for f in a.fired if f.tier == name), reverse=True)
         b: dict[str, float] = {}
         if weights:
             b["trigger"] = round(min(s.max_trigger, weights[0] + s.extra_trigger * (len(weights) - 1)), 4)
-        elif name == config.precedence[-1] and n_players and not fired:
+        elif name == guess:
             b["player_only"] = s.player_only
         if not b:
             continue
