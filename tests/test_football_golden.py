@@ -27,6 +27,8 @@ def test_corpus_covers_every_tier_error_and_constraint():
     assert any((c.context or {}).get("max_depth") == "L1" for c in GOLDEN)
     assert any((c.context or {}).get("player_ids") for c in GOLDEN)  # pronoun carry-over
     assert sum(c.group == "negative" for c in GOLDEN) >= 10
+    own = set(load_router("football").route("how is Okafor doing", today="2026-01-22").design_fields.to_dict())
+    assert {k for c in GOLDEN for k, _ in c.fields} <= own  # no expected field is silently skipped
 
 
 @pytest.mark.parametrize("case", GOLDEN, ids=[c.id for c in GOLDEN])

@@ -13,8 +13,8 @@ expected answer:
 
 `tool` is the expected top match; `tools` must all be among the top three; `status` the tier;
 `params` must be among the top match's suggested parameters; `dates` lists expected ranges.
-`error` is the expected error code (null: none). Any other key of `expect` names a field of the
-result's JSON and its expected value (a design's own fields, e.g. `intent: deep`, `depth: L1`).
+`error` is the expected error code (null: none). A key of `expect` that names one of the design's
+own result fields (RouteResult.design_fields, e.g. `intent: deep`, `depth: L1`) is checked too.
 A case block may give a `context:` mapping passed to route (conversation, request options).
 """
 from __future__ import annotations
@@ -245,9 +245,9 @@ def judge(case: GoldenCase, result: RouteResult) -> tuple[str, str]:
         got_error = result.error.code if result.error else ""
         if got_error != case.error:
             return "wrong_error", f"expected error {case.error or 'none'}, got {got_error or 'none'}"
-    if case.fields:
-        data = result.to_dict()
-        wrong_fields = [(k, v, data.get(k, "(missing)")) for k, v in case.fields if data.get(k, "(missing)") != v]
+    own = result.design_fields.to_dict() if case.fields and result.design_fields is not None else {}
+    if own:  # only a design's own fields are checked (other keys of expect are left to their own tests)
+        wrong_fields = [(k, v, own[k]) for k, v in case.fields if k in own and own[k] != v]
         if wrong_fields:
             return "wrong_field", "; ".join(f"{k}: expected {v!r}, got {g!r}" for k, v, g in wrong_fields)
     if case.dates:
