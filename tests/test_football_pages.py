@@ -67,3 +67,22 @@ def test_tuner_scores_agree_with_routing():
     routed = [router.route(c.query, today=c.today, context=c.context).status.value for c in cases]
     assert ev.counts == {s: routed.count(s) for s in ev.counts}
     assert ev.tier_accuracy == 1.0
+
+
+@pytest.mark.parametrize("page", ["app_pages/playground.py", "app_pages/catalog.py", "app_pages/editor.py", "app_pages/dates.py"])
+def test_every_page_renders_the_football_domain(scratch, page):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.session_state["domain"] = "football"
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+
+
+def test_catalog_cost_counts_the_tools_the_tier_allows(scratch):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.session_state["domain"] = "football"
+    at.switch_page("app_pages/catalog.py").run()
+    at.text_input(key="cost_query").set_value("why is Marco Diaz declining").run()
+    assert not at.exception
+    metrics = {m.label: m for m in at.metric}
+    assert "7 tools" in str(metrics["Only the routed tools"].proto.delta)

@@ -44,10 +44,15 @@ class _Name:
 
 
 class _Candidates:
-    """What the tuner reads as `router.index.tools[i].name`: tiers, then players."""
+    """The router's index as pages and the tuner read it: `tools[i].name` are the candidates
+    (tiers, then players); everything else (date settings, vocabulary) is the text index's."""
 
-    def __init__(self, names: list[str]):
+    def __init__(self, names: list[str], text_index: RouterIndex):
         self.tools = tuple(_Name(n) for n in names)
+        self._text = text_index
+
+    def __getattr__(self, name: str):
+        return getattr(self._text, name)
 
 
 class IntentTiersRouter:
@@ -57,10 +62,11 @@ class IntentTiersRouter:
         self.domain = domain
         self.config = load_tier_config(domain)
         self.roster = load_roster(domain.root)
-        self.text_index = RouterIndex(domain, load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml"))
+        self.date_lexicon = load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml")
+        self.text_index = RouterIndex(domain, self.date_lexicon)
         self.players = PlayerIndex(self.roster, cutoff=self.config.scoring.player_match, gap=self.config.scoring.ambiguous_gap)
         self.names = list(self.config.tiers) + [p.name for p in self.roster.players]
-        self.index = _Candidates(self.names)
+        self.index = _Candidates(self.names, self.text_index)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
 
     # ------------------------------------------------------------ protocol
