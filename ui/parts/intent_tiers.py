@@ -85,6 +85,9 @@ def _replay(fields: dict, key: str) -> None:
     for s in steps:
         by_player.setdefault(s["player_id"], {})[s["tool"]] = s["output"]
     st.markdown(f"**Answer from the bundled data** · games up to {replay.get('today')} (replay: no network)")
+    if fields.get("intent") == "compare" and len(by_player) >= 2:
+        _side_by_side(by_player, key)
+        return
     for pid, out in by_player.items():
         info = out.get("search_player") or {"name": pid}
         p90 = out.get("calculate_per90") or {}
@@ -94,8 +97,10 @@ def _replay(fields: dict, key: str) -> None:
             rows = []
             for k in ("goals", "assists", "shots", "xg", "key_passes"):
                 m = (league.get("metrics") or {}).get(k)
-                rows.append({"Per 90 minutes": METRIC_LABELS[k], "Player": p90.get(k, 0.0),
-                             "League average": m["league_avg"] if m else None, "Better than % of peers": m["percentile"] if m else None})
+                row = {"Per 90 minutes": METRIC_LABELS[k], "Player": p90.get(k, 0.0)}
+                if league:
+                    row.update({"League average": m["league_avg"] if m else None, "Better than % of peers": m["percentile"] if m else None})
+                rows.append(row)
             peers = f"{league.get('peers', 0)} {league.get('position', '')} players of {league.get('league', '')}" if league else ""
             st.dataframe(
                 rows, hide_index=True, width="stretch", key=f"per90-{key}-{pid}",
@@ -124,6 +129,22 @@ def _replay(fields: dict, key: str) -> None:
         if recent:
             with st.expander(f"Recent games of {info.get('name')}"):
                 st.dataframe(recent, hide_index=True, width="stretch")
+
+
+def _side_by_side(by_player: dict, key: str) -> None:
+    """Compare: one row per metric, one column per player, and who is ahead."""
+    names = {pid: (out.get("search_player") or {}).get("name", pid) for pid, out in by_player.items()}
+    st.caption(" · ".join(f"**{_esc(names[pid])}**: {(out.get('calculate_per90') or {}).get('games', 0)} games, "
+                          f"{(out.get('calculate_per90') or {}).get('minutes', 0)} minutes" for pid, out in by_player.items()))
+    rows = []
+    for k in ("goals", "assists", "shots", "shots_on_target", "xg", "xa", "key_passes"):
+        values = {names[pid]: (out.get("calculate_per90") or {}).get(k) for pid, out in by_player.items()}
+        known = {n: v for n, v in values.items() if v is not None}
+        best = max(known.values(), default=None)
+        leaders = [n for n, v in known.items() if v == best]
+        rows.append({"Per 90 minutes": METRIC_LABELS[k], **values, "Ahead": "level" if len(leaders) != 1 else leaders[0]})
+    config = {n: st.column_config.NumberColumn(format="%.2f") for n in names.values()}
+    st.dataframe(rows, hide_index=True, width="stretch", key=f"compare-{key}", column_config=config)
 
 
 def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:

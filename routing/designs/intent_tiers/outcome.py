@@ -176,7 +176,7 @@ def _match(router, c) -> Match:
     tier = router.config.tiers.get(name)
     if tier is not None:
         return Match(name=name, confidence=c.confidence, match_type=c.match_type, description=f"{tier.label} ({tier.depth}): {tier.description}",
-                     kind="tier", key_params=list(tier.tools), suggested_params={}, score_breakdown=dict(c.breakdown), evidence=list(c.evidence), raw_score=c.raw)
+                     kind="tier", key_params=[], suggested_params={}, score_breakdown=dict(c.breakdown), evidence=list(c.evidence), raw_score=c.raw)
     player = next(p for p in router.roster.players if p.name == name)
     return Match(name=name, confidence=c.confidence, match_type=c.match_type, description=_player_desc(player), kind="player",
                  key_params=["player_id"], suggested_params={"player_id": player.id}, score_breakdown=dict(c.breakdown), evidence=list(c.evidence), raw_score=c.raw)
