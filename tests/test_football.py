@@ -366,3 +366,24 @@ def test_players_without_a_trigger_get_a_weak_guess(football, today):
     assert (one["status"], one["intent"]) == ("weak_matches", "surface")
     assert (two["status"], two["intent"]) == ("weak_matches", "compare")
     assert two["candidates"][0]["score_breakdown"] == {"player_only": 0.25, "entity": 0.3, "second_entity": 0.1}
+
+
+def test_a_broken_tiers_yaml_keeps_the_last_good_router_in_service(tmp_path):
+    from routing import RouterRegistry
+
+    root = _scratch(tmp_path, lambda text: text)
+    registry = RouterRegistry(root)
+    good = registry.router("football")
+    path = root / "football" / "tiers.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("- {term: why, weight: 0.6}", "- {regex: '(\\w*)*x', weight: 0.6}"), encoding="utf-8")
+    state = registry.state("football")
+    assert state.stale and state.router is good
+    assert "tiers.yaml" in state.error.problems[0].file
+    assert state.router.route("why is Marco Diaz declining", today="2026-01-22").to_dict()["intent"] == "deep"
+
+
+@pytest.mark.parametrize("query", ["Okafor 🔥🔥 stats", "how is O\u200bkafor doing", "‏كيف حال أوكافور", "why " * 240, "ＯＫＡＦＯＲ ｓｔａｔｓ", "'\"<script>", "Diaz Diaz Diaz vs vs vs"])
+def test_odd_input_gets_an_answer_not_a_crash(football, today, query):
+    r = route(football, query, today)
+    assert r["status"] in {"activated", "multiple_matches", "weak_matches", "not_found", "needs_clarification"}
+    json.dumps(r)
