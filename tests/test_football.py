@@ -387,3 +387,20 @@ def test_odd_input_gets_an_answer_not_a_crash(football, today, query):
     r = route(football, query, today)
     assert r["status"] in {"activated", "multiple_matches", "weak_matches", "not_found", "needs_clarification"}
     json.dumps(r)
+
+
+@pytest.mark.parametrize("query, intent, corrected", [
+    ("anlayze Okafor xG", "deep", "analyze"),
+    ("Okafor statistcs", "surface", "statistics"),
+    ("bandingkann Okafor dengan Nwosu", "compare", "bandingkan"),
+])
+def test_typos_in_trigger_words_still_fire(football, today, query, intent, corrected):
+    r = route(football, query, today)
+    assert r["intent"] == intent and r["status"] == "activated"
+    assert [c["to"] for c in r["corrections"]] == [corrected]
+    assert corrected in [t["text"] for t in r["triggers_fired"]]
+
+
+def test_a_repeated_name_is_not_an_unknown_player(football, today):
+    r = route(football, "Diaz Diaz vs Okafor", today)
+    assert r["error"]["code"] == "AMBIGUOUS_ENTITY"

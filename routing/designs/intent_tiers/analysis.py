@@ -113,7 +113,7 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     capitalised = {fold(w.strip(".,!?;:'\"")) for w in query.split()[1:] if w[:1].isupper()}
     unknown = tuple(
         forms[i][-1] for i, w in enumerate(words)
-        if i not in used and i not in blocked and forms[i][-1].isalpha() and len(w) >= 3 and forms[i][-1] not in index.known
+        if i not in used and i not in blocked and forms[i][-1] not in players.name_words and forms[i][-1].isalpha() and len(w) >= 3 and forms[i][-1] not in index.known
         and (w in capitalised or _rare(forms[i][-1], index.domain.settings.languages))
     )
     # weak triggers ("stats", "form") need someone to be about: a player, a pronoun or a name-like word

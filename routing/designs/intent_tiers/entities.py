@@ -60,6 +60,7 @@ class PlayerIndex:
         self.cutoff = cutoff
         self.gap = gap
         self.names = [(p, [t.text for t in tokenize(fold(p.name))]) for p in roster.players]
+        self.name_words = frozenset(w for _, parts in self.names for w in parts)
 
     def _sim(self, word: str, name_word: str) -> float:
         if word == name_word:
