@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 CHART_CONFIG = {"displayModeBar": False}
+DEPTH_WORDS = {"L1": "match records", "L2": "event-level detail"}
 TIER_STYLE = {"surface": ("#1e7fb8", "How is the player doing"), "deep": ("#7b4fd8", "Why: a deeper analysis"), "compare": ("#c2660f", "Players side by side")}
 METRIC_LABELS = {"goals": "Goals", "assists": "Assists", "shots": "Shots", "shots_on_target": "On target", "xg": "xG", "xa": "xA", "key_passes": "Key passes"}
 DEPTH_HELP = "L2 lets the Deep tier use event-level data (detailed stats, derived metrics, form chart). L1 lowers Deep to Surface and removes those tools."
@@ -159,7 +160,7 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
         st.markdown(
             f"<div style='border-left:0.4rem solid {color};padding:0.35rem 0.7rem;margin:0.3rem 0 0.6rem 0;background:rgba(128,128,128,0.08);border-radius:0.3rem'>"
             f"<span style='font-size:1.1rem;font-weight:700;color:{color}'>{_esc(label)} tier</span> · {_esc(what)} · "
-            f"data depth <b>{_esc(result.get('depth'))}</b> · the agent acts as <b>{_esc(result.get('role') or '')}</b>{note}</div>",
+            f"data depth <b>{_esc(result.get('depth'))}</b> ({DEPTH_WORDS.get(result.get('depth'), '')}) · the agent acts as <b>{_esc(result.get('role') or '')}</b>{note}</div>",
             unsafe_allow_html=True,
         )
     if fired:
