@@ -140,7 +140,8 @@ with cost_tab:
     if question.strip():
         try:
             result = router.route(question, today=st.session_state.today).to_dict()
-            routed_names = [m["name"] for m in result["matches"]] or list(result.get("tools_sent") or [])
+            # design intent_tiers names the tools its tier allows; design tools, the matched tools
+            routed_names = list(result.get("allowed_tools") or []) or [m["name"] for m in result["matches"]] or list(result.get("tools_sent") or [])
         except Exception as exc:  # never a traceback: a friendly message, details in the expander
             render_failure("This question could not be routed.", failure_details(exc))
     cost = catalog_cost(domain, routed_names)

@@ -21,6 +21,7 @@ from .base import RoutingDesign
 DESIGNS: dict[str, str] = {
     "tools": "routing.designs.tools:build",
     "power_gateway": "routing.designs.power_gateway:build",
+    "intent_tiers": "routing.designs.intent_tiers:build",
 }
 
 __all__ = ["DESIGNS", "RoutingDesign", "build_router", "load_router"]

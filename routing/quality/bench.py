@@ -16,6 +16,7 @@ from pathlib import Path
 from routing.quality.evaluate import load_golden, percentile
 from routing.core.lexicon import domain_from_data, list_domain_names, load_domain, load_shared_words
 from routing.core.router import Router
+from routing.designs import build_router
 
 TODAY = "2026-01-22"
 
@@ -90,7 +91,7 @@ def run_bench(root: Path, *, quick: bool = False, sizes: list[int] | tuple[int, 
     out: dict = {"domains": {}, "synthetic": {}}
     for name in list_domain_names(root):
         t0 = time.perf_counter()
-        router = Router(load_domain(name, root))
+        router = build_router(load_domain(name, root))  # each domain by its own design
         build_ms = (time.perf_counter() - t0) * 1000
         golden = router.domain.root / "golden.yaml"
         queries = [c.query for c in load_golden(golden)] if golden.exists() else [ex for t in router.domain.tools for _, ex in t.examples]

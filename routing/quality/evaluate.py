@@ -13,6 +13,9 @@ expected answer:
 
 `tool` is the expected top match; `tools` must all be among the top three; `status` the tier;
 `params` must be among the top match's suggested parameters; `dates` lists expected ranges.
+`error` is the expected error code (null: none). A key of `expect` that names one of the design's
+own result fields (RouteResult.design_fields, e.g. `intent: deep`, `depth: L1`) is checked too.
+A case block may give a `context:` mapping passed to route (conversation, request options).
 """
 from __future__ import annotations
 
@@ -43,6 +46,9 @@ class GoldenCase:
     today: str | None = None
     line: int = 0
     group: str = ""
+    error: str | None = None  # expected error code; "" = expect none (not checked when None)
+    fields: tuple[tuple[str, Any], ...] = ()  # expected values of other result fields
+    context: dict | None = field(default=None, compare=False, hash=False)  # passed to route
 
     @property
     def id(self) -> str:
@@ -153,6 +159,12 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
         if not all(isinstance(d, dict) and "start" in d and "end" in d for d in expected_dates):
             problems.append(Problem(label, line, "each expected date needs start: and end:"))
             continue
+        known_keys = {"tool", "tools", "status", "params", "dates", "error"}
+        expected_error = ("" if e["error"] is None else str(e["error"])) if "error" in e else None
+        context = block.get("context")
+        if context is not None and not isinstance(context, dict):
+            problems.append(Problem(label, line, "context: must be a mapping"))
+            continue
         for j, q in enumerate(queries):
             out.append(
                 GoldenCase(
@@ -165,6 +177,9 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
                     today=str(block.get("today") or today or "") or None,
                     line=qlines.line_of(j) if qlines is not None else line,
                     group=str(block.get("group") or e.get("tool") or status or ""),
+                    error=expected_error,
+                    fields=tuple((k, v) for k, v in e.items() if k not in known_keys),
+                    context=dict(context) if context else None,
                 )
             )
     neg = data.get("negative") or []
@@ -226,6 +241,15 @@ def judge(case: GoldenCase, result: RouteResult) -> tuple[str, str]:
         wrong = {k: (v, got.get(k)) for k, v in case.params if str(got.get(k)) != str(v)}
         if wrong:
             return "wrong_params", "; ".join(f"{k}: expected {v}, got {g}" for k, (v, g) in wrong.items())
+    if case.error is not None:
+        got_error = result.error.code if result.error else ""
+        if got_error != case.error:
+            return "wrong_error", f"expected error {case.error or 'none'}, got {got_error or 'none'}"
+    own = result.design_fields.to_dict() if case.fields and result.design_fields is not None else {}
+    if own:  # only a design's own fields are checked (other keys of expect are left to their own tests)
+        wrong_fields = [(k, v, own[k]) for k, v in case.fields if k in own and own[k] != v]
+        if wrong_fields:
+            return "wrong_field", "; ".join(f"{k}: expected {v!r}, got {g!r}" for k, v, g in wrong_fields)
     if case.dates:
         got_dates = [(d.get("start"), d.get("end")) for d in result.dates]
         if list(case.dates) != got_dates:
@@ -237,7 +261,7 @@ def run_cases(router: Router, cases: Iterable[GoldenCase], *, default_today: str
     report = Report()
     cases = list(cases)
     for i, case in enumerate(cases):
-        result = router.route(case.query, today=case.today or default_today)
+        result = router.route(case.query, today=case.today or default_today, context=case.context)
         verdict, detail = judge(case, result)
         cands = result.extra.get("candidates", [])
         report.outcomes.append(

@@ -100,7 +100,8 @@ def score_cases(
         if validate_query(case.query) is not None:
             out.append(ScoredCase(case, None, (), None))
         else:
-            a = router.analyze(case.query, today=parse_today(case.today or default_today))
+            extra = {"context": case.context} if case.context else {}  # a conversation turn (design intent_tiers)
+            a = router.analyze(case.query, today=parse_today(case.today or default_today), **extra)
             scored = tuple(router.score(a))
             top = router.index.tools[scored[0].tool].name if scored else None
             out.append(ScoredCase(case, a, scored, top))

@@ -18,6 +18,7 @@ from types import ModuleType
 DESIGN_PARTS: dict[str, str] = {
     "tools": "ui.parts.tools",
     "power_gateway": "ui.parts.power_gateway",
+    "intent_tiers": "ui.parts.intent_tiers",
 }
 
 

@@ -1,0 +1,151 @@
+"""One query read against the tiers: triggers fired, players named, pronouns, unknown names.
+
+The result, `TierAnalysis`, carries the attributes routing.core.router.classify reads (vague,
+concepts, actions, literals, dates, units), so the threshold tuner re-classifies this design's
+scores with the same rule the design uses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from routing.core.index import QueryAnalysis, RouterIndex
+from routing.core.patterns import search_with_timeout
+from routing.core.text import normalize, tokenize
+
+from .config import TierConfig
+from .data import Player
+from .entities import Mention, PlayerIndex, fold
+
+try:
+    from wordfreq import zipf_frequency as _zipf
+except ImportError:  # pragma: no cover
+    _zipf = None
+
+RARE_ZIPF = 3.5  # a word rarer than this in every language of the domain may be a name
+
+
+@dataclass(frozen=True)
+class Fired:
+    tier: str
+    trigger: str
+    text: str
+    weight: float
+
+    def to_dict(self) -> dict:
+        return {"tier": self.tier, "trigger": self.trigger, "text": self.text, "weight": self.weight}
+
+
+@dataclass(frozen=True)
+class TierAnalysis:
+    query: str
+    base: QueryAnalysis  # normalisation, typo correction (routing.core.index)
+    fired: tuple[Fired, ...]
+    mentions: tuple[Mention, ...]
+    pronoun: str | None
+    unknown_names: tuple[str, ...]
+    carried: tuple[Player, ...]  # players from the conversation the query refers back to
+    max_depth: str = "L2"
+    data_mode: str = "replay"
+    # what classify reads
+    vague: tuple[str, ...] = ()
+    concepts: dict = field(default_factory=dict)
+    actions: tuple = ()
+    literals: tuple = ()
+    dates: tuple = ()
+    units: tuple = ()
+
+    @property
+    def text(self) -> str:
+        return self.base.text
+
+    @property
+    def normalized(self) -> str:
+        return self.base.normalized
+
+    @property
+    def corrections(self):
+        return self.base.corrections
+
+    @property
+    def ambiguous(self) -> Mention | None:
+        return next((m for m in self.mentions if m.ambiguous), None)
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        """The players the query is about: named ones, else those carried over."""
+        named = tuple(m.candidates[0].player for m in self.mentions if not m.ambiguous)
+        if self.pronoun and self.carried:  # "compare him with Okafor": the earlier player, then the named one
+            return tuple({p.id: p for p in self.carried + named}.values())
+        return named or (self.carried if not self.mentions else ())
+
+    @property
+    def tiers_fired(self) -> list[str]:
+        return list(dict.fromkeys(f.tier for f in self.fired))
+
+
+def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster, query: str, *, today: date, context: dict) -> TierAnalysis:
+    base = index.analyze(query, today=today)
+    concept_text = {}
+    for u in base.units:
+        if u.role == "concept":
+            concept_text.setdefault(u.key, u.surface)
+    unit_of = {i: u for u in base.units for i in range(u.first, u.last)}
+    words = [fold(t.text) for t in base.tokens]
+    # each word's forms: as typed, and as the index read it (an inflection folded: "okafor's" -> okafor)
+    forms = [
+        tuple(dict.fromkeys([w] + ([fold(unit_of[i].key)] if i in unit_of and unit_of[i].role == "literal" else [])))
+        for i, w in enumerate(words)
+    ]
+    typed = [t.text for t in tokenize(fold(normalize(query)))]  # as typed: "performanya" keeps its suffix
+    pronoun = next((w for w in typed if w in config.pronoun_words), None)
+    if pronoun is None:
+        folded = " ".join(typed)
+        for rx in config.pronoun_regexes:
+            hit, _ = search_with_timeout(rx, folded)
+            if hit:
+                pronoun = rx.search(folded).group(0)
+                break
+    # a word the index read as a term, verb, stop word, date or number is never a name
+    blocked = {i for i, w in enumerate(words) if w in config.pronoun_words or (i in unit_of and unit_of[i].role != "literal")}
+    mentions = tuple(players.mentions(forms, blocked))
+    used = {i for m in mentions for i in range(m.first, m.last)}
+    capitalised = {fold(w.strip(".,!?;:'\"")) for w in query.split()[1:] if w[:1].isupper()}
+    unknown = tuple(
+        forms[i][-1] for i, w in enumerate(words)
+        if i not in used and i not in blocked and forms[i][-1] not in players.name_words and forms[i][-1].isalpha() and len(w) >= 3 and forms[i][-1] not in index.known
+        and (w in capitalised or _rare(forms[i][-1], index.domain.settings.languages))
+    )
+    # weak triggers ("stats", "form") need someone to be about: a player, a pronoun or a name-like word
+    has_player = bool(mentions) or bool(pronoun) or bool(unknown)
+    fired: list[Fired] = []
+    for name in config.precedence:
+        for trig in config.tiers[name].triggers:
+            if trig.needs_player and not has_player:
+                continue
+            if trig.term is not None:
+                if trig.term in base.concepts:
+                    fired.append(Fired(name, trig.label, concept_text.get(trig.term, trig.term), trig.weight))
+            else:
+                hit, _ = search_with_timeout(trig.regex, base.text)
+                if hit:
+                    fired.append(Fired(name, trig.label, trig.regex.search(base.text).group(0).strip(), trig.weight))
+    carried = tuple(p for p in (roster.by_id(pid) for pid in context.get("player_ids") or []) if p is not None)
+    refers_back = bool(pronoun) and not mentions
+    needs_player = bool(fired) and not mentions and not unknown
+    vague: tuple[str, ...] = ()
+    if refers_back and not carried:
+        vague = (pronoun,)
+    elif needs_player and not carried:
+        vague = ("player",)
+    return TierAnalysis(
+        query=query, base=base, fired=tuple(fired), mentions=mentions, pronoun=pronoun,
+        unknown_names=unknown, carried=carried if (pronoun or needs_player) else (),
+        max_depth=str(context.get("max_depth") or "L2"), data_mode=str(context.get("data_mode") or "replay"), vague=vague,
+    )
+
+
+def _rare(word: str, languages) -> bool:
+    if _zipf is None:
+        return False
+    return max(_zipf(word, lang) for lang in (languages or ("en",))) < RARE_ZIPF
