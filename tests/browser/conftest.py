@@ -95,8 +95,8 @@ def app_url(lexicon_copy) -> str:
     log.close()
 
 
-@pytest.fixture(scope="session")
-def browser():
+@pytest.fixture(scope="package")  # playwright's sync API keeps an event loop running until it stops:
+def browser():                     # end it with the browser tests, so later asyncio tests (MCP) can run
     reason = _skip_reason()
     if reason:
         pytest.skip(reason)
