@@ -82,7 +82,7 @@ def test_typing_outstanding_invoices_shows_invoice_list_on_the_fast_path():
     assert "invoice_list" in shown
     assert TIER_LABELS["activated"] in shown
     assert "Fast path" in shown
-    assert "`status=unpaid`" in shown  # the suggested parameter is on the card
+    assert ">status=unpaid</code>" in shown  # the suggested parameter is on the card, as a chip
 
 
 def test_show_me_data_shows_the_clarifying_question(accounting_router):
