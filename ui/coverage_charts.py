@@ -150,7 +150,9 @@ def domain_picker(key: str) -> str:
     def copy() -> None:
         st.session_state.domain = st.session_state[key]
 
-    st.selectbox("Domain", names, key=key, on_change=copy)
+    # In the sidebar, like on every page: one place, one choice.
+    st.sidebar.selectbox("Domain", names, key=key, on_change=copy,
+                         help="Which lexicon (tools, synonyms, patterns) this page works on.")
     return st.session_state.domain
 
 

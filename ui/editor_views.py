@@ -526,10 +526,10 @@ def render_editor_page() -> None:
     if ss.get("domain") not in names:
         ss.domain = names[0]
     ss["ed:domain_select"] = ss.domain
-    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    c1.selectbox("Domain", names, key="ed:domain_select", on_change=_on_domain_change)
+    st.sidebar.selectbox("Domain", names, key="ed:domain_select", on_change=_on_domain_change,
+                         help="Which lexicon (tools, synonyms, patterns) to edit; the same choice as on every page.")
     domain = ss.domain
-    if c2.button("Reload from disk", key=_k(domain, "reload_btn"), icon=":material/refresh:", width="stretch"):
+    if st.sidebar.button("Reload from disk", key=_k(domain, "reload_btn"), icon=":material/refresh:", width="stretch"):
         load(domain, force=True)
         st.rerun()
     state = router_state(domain)
