@@ -71,7 +71,7 @@ def test_coverage_upload_and_fix_opens_editor_prefilled(scratch):
     at.session_state["coverage_run"] = {"domain": "accounting", "source": "test", "run": run}
     at.run()
     assert not at.exception
-    assert at.selectbox(key="coverage_fix_word").options == ["kwitansi"]
+    assert next(s for s in at.selectbox if s.key and s.key.startswith("coverage_fix_word")).options == ["kwitansi"]
     canon = next(s for s in at.selectbox if s.key and s.key.startswith("coverage_fix_canonical"))
     canon.set_value("invoice").run()
     at.button(key="coverage_fix_button").click().run()
