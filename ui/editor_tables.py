@@ -6,7 +6,10 @@ keeping the order of everything the slice did not show.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
+
+from routing.core.text import words
 
 from routing.editing.store import format_params
 
@@ -115,3 +118,28 @@ def merge_patterns(draft: list[dict], shown: list[dict], edited: list[dict]) -> 
         if _blank(row.get("key")) and any(not _blank(row.get(c)) for c in ("Tool", "Text")):
             out.append(row_to_pattern(row))
     return out
+
+
+# A variant is a word or a short phrase a person types; longer text is a sentence, not a synonym.
+MAX_VARIANT_CHARS = 60
+MAX_VARIANT_WORDS = 6
+_NOT_WORD_CHARS = re.compile(r"[^\w\s'’&.\-/]")
+
+
+def variant_problem(variant: str, stopwords: frozenset[str] | set[str] = frozenset()) -> str | None:
+    """Why a typed variant would not do what its author expects, checked on Add (before the review):
+    symbols the router drops ("(a+)+$" would be stored as "a"), only stop words (never matched),
+    or a sentence. None when it is fine. Duplicates are store.synonym_problem's job."""
+    text = " ".join(str(variant or "").split())
+    if len(text) > MAX_VARIANT_CHARS:
+        return f"a variant is a word or a short phrase (at most {MAX_VARIANT_CHARS} characters; this one has {len(text)})"
+    bad = sorted(set(_NOT_WORD_CHARS.findall(text)))
+    if bad:
+        return (f"“{text}” has characters the router ignores ({' '.join(bad)}); a variant is plain words. "
+                "For a regular expression, use the Patterns tab")
+    found = words(text)
+    if len(found) > MAX_VARIANT_WORDS:
+        return f"a variant is a word or a short phrase (at most {MAX_VARIANT_WORDS} words; this one has {len(found)})"
+    if found and all(w in stopwords for w in found):
+        return f"“{text}” is only stop words, which the router ignores: it would never match"
+    return None

@@ -20,7 +20,7 @@ from routing.core.errors import LexiconError
 from routing.editing.impact import ImpactReport, preview_impact
 from ui.cards import status_badge
 from ui.common import domain_names, get_registry, router_state, show_lexicon_problem
-from ui.editor_tables import MATCH_KINDS, merge_patterns, merge_synonyms, pattern_rows, split_list, synonym_rows
+from ui.editor_tables import MATCH_KINDS, merge_patterns, merge_synonyms, pattern_rows, split_list, synonym_rows, variant_problem
 
 ss = st.session_state
 THRESHOLD_HELP = {
@@ -99,16 +99,27 @@ def _add_variant(domain: str) -> None:
     _commit_synonyms(domain)
     draft = {k: list(v) for k, v in ss[_k(domain, "syn")].items()}
     canonical = ss.get(_k(domain, "add_canon"))
-    variant = " ".join(str(ss.get(_k(domain, "add_variant")) or "").split())
-    problem = store.synonym_problem(draft, canonical, variant)
-    if problem:
-        _say(domain, "syn-error", f"Not added: {problem}.")
-        return
-    draft[canonical].append(variant)
-    ss[_k(domain, "syn")] = draft
+    typed = str(ss.get(_k(domain, "add_variant")) or "")
+    # "faktur, nota baru" is two variants: each is checked, and all are added or none.
+    variants = split_list(typed) if "," in typed else [" ".join(typed.split())]
+    stopwords = _stopwords(domain)
+    trial = {k: list(v) for k, v in draft.items()}
+    for variant in variants or [""]:
+        problem = variant_problem(variant, stopwords) or store.synonym_problem(trial, canonical, variant)
+        if problem:
+            _say(domain, "syn-error", f"Not added: {problem}.")
+            return
+        trial[canonical].append(variant)
+    ss[_k(domain, "syn")] = trial
     ss[_k(domain, "syn_ver")] += 1
     ss[_k(domain, "add_variant")] = ""
-    _say(domain, "syn-ok", f"Added “{variant}” to “{canonical}”. Not saved yet: preview the impact on the right, then save.")
+    shown = ", ".join(f"“{v}”" for v in variants)
+    _say(domain, "syn-ok", f"Added {shown} to “{canonical}”. Not saved yet: preview the impact on the right, then save.")
+
+
+def _stopwords(domain: str) -> frozenset[str]:
+    router = router_state(domain).router
+    return frozenset(router.domain.words.stopwords) if router is not None else frozenset()
 
 
 def _add_term(domain: str) -> None:
@@ -123,7 +134,7 @@ def _add_term(domain: str) -> None:
         _say(domain, "syn-error", f"Not added: “{term}” is already a canonical term; add variants to it instead.")
         return
     for v in variants:
-        owner = store.synonym_problem({**draft, term: []}, term, v)
+        owner = variant_problem(v, _stopwords(domain)) or store.synonym_problem({**draft, term: []}, term, v)
         if owner:
             _say(domain, "syn-error", f"Not added: {owner}.")
             return
