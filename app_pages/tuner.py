@@ -186,7 +186,7 @@ b3.caption(
 # ------------------------------------------------------------------ sweeps
 
 st.subheader("What each threshold does")
-st.caption("Thick lines: accuracy. Dotted lines: the share of questions in each tier. Grey dashed: the value in the file; green: the best; amber: the slider.")
+st.caption("Thick lines: accuracy. Dotted lines: the share of questions in each tier (legend under the first chart). Grey dashed: the value in the file; green: the best; amber: the slider.")
 g = st.columns(2)
 for i, name in enumerate(THRESHOLD_NAMES):
-    g[i % 2].plotly_chart(sweep_figure(report.sweeps[name], chosen_values[name]), width="stretch", key=f"tuner_chart_{name}", config=CHART_CONFIG)
+    g[i % 2].plotly_chart(sweep_figure(report.sweeps[name], chosen_values[name], legend=i == 0), width="stretch", key=f"tuner_chart_{name}", config=CHART_CONFIG)

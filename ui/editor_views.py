@@ -243,16 +243,26 @@ def render_patterns(domain: str, tool_names: list[str]) -> None:
         hide_index=True,
         width="stretch",
         column_order=["Match by", "Text", "Tool", "Parameter hints", "Weight"],
+        height=38 + 35 * 10,  # a fixed height: adding a row scrolls inside, never moves the rows under the cursor
         column_config={
             "Match by": st.column_config.SelectboxColumn("Match by", options=list(MATCH_KINDS), required=True, default="phrase", width="small"),
             "Text": st.column_config.TextColumn("Phrase / terms / regex", required=True, width="medium", help="terms: canonical terms separated by commas"),
             "Tool": tool_column,
-            "Parameter hints": st.column_config.TextColumn("Parameter hints", help="name=value, separated by commas, e.g. status=unpaid"),
+            "Parameter hints": st.column_config.TextColumn("Parameter hints", width="small", help="name=value, separated by commas, e.g. status=unpaid"),
             "Weight": st.column_config.NumberColumn("Weight", min_value=0.0, max_value=1.0, step=0.05, default=1.0, width="small"),
         },
     )
-    ss[_k(domain, "pat_eff")] = merge_patterns(draft, shown, _table_records(edited))
+    records = _table_records(edited)
+    ss[_k(domain, "pat_eff")] = merge_patterns(draft, shown, records)
+    half = [r for r in records if _blank_cell(r.get("key")) and (_blank_cell(r.get("Tool")) or _blank_cell(r.get("Text")))]
+    if half:
+        st.warning(f"{len(half)} new row{'s' if len(half) != 1 else ''} still need{'' if len(half) != 1 else 's'} both a tool and its phrase/terms/regex "
+                   "before anything can be previewed or saved.", icon=":material/edit:")
     st.caption(f"{len(shown)} of {len(draft)} patterns shown.")
+
+
+def _blank_cell(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def render_vague(domain: str) -> None:
@@ -275,7 +285,7 @@ def render_thresholds(domain: str) -> None:
     settings = ss[_k(domain, "set0")]
     th = settings.get("thresholds") if isinstance(settings.get("thresholds"), dict) else {}
     ver = ss[_k(domain, "set_ver")]
-    st.caption("Confidence tiers (see the contract): activated ≥ high with the margin; multiple matches ≥ medium; weak matches ≥ low. Keep low ≤ medium ≤ high.")
+    st.caption("Confidence tiers: activated ≥ high with the margin; multiple matches ≥ medium; weak matches ≥ low. Keep low ≤ medium ≤ high.")
     cols = st.columns(4)
     defaults = {"high": 0.85, "medium": 0.5, "low": 0.3, "margin": 0.1}
     for col, name in zip(cols, store.THRESHOLD_KEYS):
@@ -387,7 +397,7 @@ def render_review(domain: str, prefill_query: str = "") -> None:
         st.error(conflict.message, icon=":material/sync_problem:")
         if conflict.diff:
             with st.expander("What changed on disk since you opened it", expanded=True):
-                st.code(conflict.diff, language="diff")
+                st.code(conflict.diff, language="diff", wrap_lines=True)
         if st.button("Reload from disk (your unsaved edits are dropped)", key=_k(domain, "conflict_reload"), type="primary"):
             load(domain, force=True)
             st.rerun()
@@ -435,7 +445,7 @@ def render_review(domain: str, prefill_query: str = "") -> None:
     if preview is None or preview[0] != sig:
         st.caption("Preview the impact to see which questions route differently; saving comes after.")
         with st.expander("YAML diff that will be written"):
-            st.code("".join(e.diff() for e in edits), language="diff")
+            st.code("".join(e.diff() for e in edits), language="diff", wrap_lines=True)
         return
     report: ImpactReport = preview[1]
     _render_report(report)
@@ -459,7 +469,7 @@ def _render_report(report: ImpactReport) -> None:
     delta = report.passed_after - report.passed_before
     st.markdown(
         f"Fixed **{report.fixed}** · Regressed **{report.regressed}** · Changed **{report.changed}** · "
-        f"golden passing **{report.passed_after}/{report.n_queries}**" + (f" ({delta:+d})" if delta else "")
+        f"questions passing **{report.passed_after}/{report.n_queries}** (golden and yours)" + (f" ({delta:+d})" if delta else "")
     )
     icons = {"fixed": ":green[fixed]", "regressed": ":red[regressed]", "changed": ":blue[changed]"}
     for ch in report.changes[:15]:
@@ -472,7 +482,7 @@ def _render_report(report: ImpactReport) -> None:
             rows = [{"Kind": ch.kind, "Question": ch.query, "Before": ch.before.label, "After": ch.after.label, "Expected": ch.expected} for ch in report.changes]
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     with st.expander("YAML diff that will be written", expanded=True):
-        st.code("".join(report.diffs.values()) or "(no change)", language="diff")
+        st.code("".join(report.diffs.values()) or "(no change)", language="diff", wrap_lines=True)
 
 
 def _md(text: str) -> str:
