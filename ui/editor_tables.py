@@ -143,3 +143,29 @@ def variant_problem(variant: str, stopwords: frozenset[str] | set[str] = frozens
     if found and all(w in stopwords for w in found):
         return f"“{text}” is only stop words, which the router ignores: it would never match"
     return None
+
+
+def rebase_synonyms(base: dict[str, list[str]], mine: dict[str, list[str]], fresh: dict[str, list[str]]) -> dict[str, list[str]]:
+    """My edits (base -> mine) replayed on the files as they are now (fresh), after a conflict:
+    terms and variants I added are added, those I removed are removed; everything else is fresh's."""
+    out = {k: list(v) for k, v in fresh.items()}
+    for term in base:
+        if term not in mine:
+            out.pop(term, None)
+    for term, variants in mine.items():
+        before = base.get(term, [])
+        target = out.setdefault(term, [])
+        for v in before:
+            if v not in variants and v in target:
+                target.remove(v)
+        for v in variants:
+            if v not in before and v not in target:
+                target.append(v)
+    return out
+
+
+def rebase_patterns(base: list[dict], mine: list[dict], fresh: list[dict]) -> list[dict]:
+    """Like rebase_synonyms for the pattern list: patterns I added or removed, replayed on fresh."""
+    out = [p for p in fresh if not (p in base and p not in mine)]
+    out += [p for p in mine if p not in base and p not in out]
+    return out

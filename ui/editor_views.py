@@ -20,7 +20,10 @@ from routing.core.errors import LexiconError
 from routing.editing.impact import ImpactReport, preview_impact
 from ui.cards import status_badge
 from ui.common import domain_names, get_registry, router_state, show_lexicon_problem
-from ui.editor_tables import MATCH_KINDS, merge_patterns, merge_synonyms, pattern_rows, split_list, synonym_rows, variant_problem
+from ui.editor_tables import (
+    MATCH_KINDS, merge_patterns, merge_synonyms, pattern_rows, rebase_patterns, rebase_synonyms, split_list, synonym_rows,
+    variant_problem,
+)
 
 ss = st.session_state
 THRESHOLD_HELP = {
@@ -342,7 +345,15 @@ def render_history(domain: str) -> None:
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     nothing_to_undo = all(e.undone for e in entries if e.complete)
-    if st.button("Undo the last save", key=_k(domain, "undo_btn"), icon=":material/undo:", disabled=nothing_to_undo,
+    last = next((e for e in entries if e.complete and not e.undone), None)
+    mine = last is not None and last.id in ss.get("ed:my_saves", [])
+    if last is not None and not mine:
+        st.warning(
+            f"The last save ({last.action or 'edit'}, {', '.join(last.files)}, "
+            f"{datetime.fromtimestamp(last.saved_at).strftime('%H:%M:%S')}, from {last.source}) was not made in this "
+            "session: undoing it would undo someone else's work.", icon=":material/group:")
+    label = "Undo my last save" if mine or last is None else "Undo their save anyway"
+    if st.button(label, key=_k(domain, "undo_btn"), icon=":material/undo:", disabled=nothing_to_undo,
                  help="Every save here has been undone already." if nothing_to_undo else None):
         result = store.undo_last_save(domain, lexicon_root())
         if result.ok:
@@ -383,6 +394,17 @@ def pending_edits(domain: str) -> tuple[list[store.FileEdit], list[str]]:
     return edits, rejected
 
 
+def _reload_and_reapply(domain: str) -> None:
+    """After a conflict: the fresh files, with this person's synonym and pattern edits replayed on them."""
+    base_syn, base_pat = ss[_k(domain, "syn0")], ss[_k(domain, "pat0")]
+    mine_syn = ss.get(_k(domain, "syn_eff"), ss[_k(domain, "syn")])
+    mine_pat = ss.get(_k(domain, "pat_eff"), ss[_k(domain, "pat")])
+    load(domain, force=True)
+    ss[_k(domain, "syn")] = rebase_synonyms(base_syn, mine_syn, ss[_k(domain, "syn0")])
+    ss[_k(domain, "pat")] = rebase_patterns(base_pat, mine_pat, ss[_k(domain, "pat0")])
+    ss[_k(domain, "flash")] = ("success", "Reloaded the files as they are now and re-applied your edits: preview, then save.")
+
+
 def _signature(edits: list[store.FileEdit]) -> tuple:
     return tuple((e.file, e.snapshot.digest, e.new_text) for e in edits)
 
@@ -398,7 +420,12 @@ def render_review(domain: str, prefill_query: str = "") -> None:
         if conflict.diff:
             with st.expander("What changed on disk since you opened it", expanded=True):
                 st.code(conflict.diff, language="diff", wrap_lines=True)
-        if st.button("Reload from disk (your unsaved edits are dropped)", key=_k(domain, "conflict_reload"), type="primary"):
+        c1, c2 = st.columns(2)
+        if c1.button("Reload and re-apply my edits", key=_k(domain, "conflict_rebase"), type="primary", icon=":material/sync:",
+                     help="Reads the files as they are now and replays the variants and patterns you added or removed; then preview and save again."):
+            _reload_and_reapply(domain)
+            st.rerun()
+        if c2.button("Reload from disk (drop my edits)", key=_k(domain, "conflict_reload"), icon=":material/refresh:"):
             load(domain, force=True)
             st.rerun()
         return
@@ -452,10 +479,13 @@ def render_review(domain: str, prefill_query: str = "") -> None:
     if st.button("Save to YAML", key=_k(domain, "save_btn"), type="primary", disabled=not report.valid, width="stretch", icon=":material/save:"):
         result = store.save_edits(domain, edits, lexicon_root(), source="editor")
         if result.status == "saved":
+            if result.history_id:
+                ss.setdefault("ed:my_saves", []).append(result.history_id.split("-")[0])  # undo tells my saves from others'
             load(domain, force=True)
             ss[_k(domain, "flash")] = ("success", f"{result.message} The playground routes with it now; undo it from the History tab.")
         elif result.status == "conflict":
             ss[_k(domain, "conflict")] = result
+            ss.pop(_k(domain, "say"), None)  # an "Added …" beside a conflict would say the opposite
         else:
             ss[_k(domain, "flash")] = ("error", result.message + " " + "; ".join(str(p) for p in result.problems))
         st.rerun()
