@@ -12,6 +12,7 @@ from ui.examples import playground_examples
 CONVERSATION = "conversation"
 PENDING = "_pending_query"
 FULL_CARDS = 10  # older entries are listed compactly, so a long demo stays fast to redraw
+CHART_CARDS = 4  # the browser takes ~0.15 s per Plotly chart: only the newest cards draw theirs
 
 page_setup("playground")
 linked_query = apply_shared_link()
@@ -88,7 +89,7 @@ if conversation:
         st.markdown(f"**Conversation** · {len(conversation)} question{'s' if len(conversation) != 1 else ''}, newest first")
         st.button("Clear", key="clear", on_click=_clear, icon=":material/delete_sweep:", type="tertiary")
     for i, entry in enumerate(conversation[:FULL_CARDS]):
-        render_result_card(entry, key=str(entry["id"]), latest=i == 0)
+        render_result_card(entry, key=str(entry["id"]), latest=i == 0, charts=i < CHART_CARDS)
     older = conversation[FULL_CARDS:]
     if older:
         with st.expander(f"{len(older)} earlier question{'s' if len(older) != 1 else ''}"):

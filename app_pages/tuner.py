@@ -125,6 +125,8 @@ m[1].metric("Top-1", pct(ev.top1), delta(ev.top1, ev_now.top1), help="A tier tha
 m[2].metric("Fast path", pct(ev.shares.get("activated")), delta(ev.shares.get("activated"), ev_now.shares.get("activated")))
 for col, status in zip(m[3:], STATUS_ORDER):
     col.metric(TIER_LABELS[status], f"{ev.counts[status]:,}", delta=(ev.counts[status] - ev_now.counts[status]) or None, delta_color="off")
+st.caption("Figures computed for " + ", ".join(f"{n} **{chosen_values[n]:.2f}**" for n in THRESHOLD_NAMES)
+           + ": if a slider shows another value, it is still being applied.")
 st.session_state["tuner_tier_counts"] = dict(ev.counts)  # what the page shows, for tests and exports
 
 b1, b2 = st.columns(2)

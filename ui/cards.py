@@ -48,7 +48,7 @@ def render_failure(message: str, details: str | None) -> None:
             st.code(details, language="text")
 
 
-def render_result_card(entry: dict, *, key: str, latest: bool = False) -> None:
+def render_result_card(entry: dict, *, key: str, latest: bool = False, charts: bool = True) -> None:
     """One conversation entry: {"query", "result" (dict) or "failure" (text), "session_thresholds"}."""
     with st.container(border=True, key=f"card-{key}"):
         result = entry.get("result")
@@ -57,7 +57,7 @@ def render_result_card(entry: dict, *, key: str, latest: bool = False) -> None:
             render_failure("This question could not be routed. Nothing else is affected; try another question.", entry.get("failure"))
             return
         try:
-            _card_body(result, entry, key=key, latest=latest)
+            _card_body(result, entry, key=key, latest=latest, charts=charts)
         except Exception as exc:  # a drawing bug must not take the conversation down
             render_failure("This result could not be drawn completely.", failure_details(exc))
 
@@ -115,7 +115,7 @@ def headline(result: dict) -> tuple[str, str]:
     return status, TIER_LABELS.get(status, status)
 
 
-def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
+def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: bool = True) -> None:
     status = result.get("status", "")
     badge_key, badge_label = headline(result)
     st.markdown(
@@ -172,7 +172,10 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
             elif not error and not result.get("available"):
                 st.caption("No tool is suggested for this question.")
         with right:
-            if candidates:
+            if candidates and not charts:
+                st.caption("**Why**: the chart is drawn on the newest cards only, to keep the page quick; "
+                           "ask the question again to see it.")
+            elif candidates:
                 st.markdown(
                     "**Why** · points per signal",
                     help="Each bar is a tool; its parts are the signals that gave it points (keywords, synonyms, "
@@ -187,7 +190,7 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
 
     dates = result.get("dates") or []
     if dates:
-        _render_dates(dates, result.get("today"), key=key, entry=entry)
+        _render_dates(dates, result.get("today"), key=key, entry=entry, chart=charts)
 
     # 3. The machinery: how it would run (path, pipeline, cost), the tool list, events and raw JSON.
     part = design_part(result.get("design", "tools"))
@@ -245,7 +248,7 @@ def _figure(entry: dict, name: str, build):
     return figures[name]
 
 
-def _render_dates(dates: list[dict], today: str | None, *, key: str, entry: dict) -> None:
+def _render_dates(dates: list[dict], today: str | None, *, key: str, entry: dict, chart: bool = True) -> None:
     st.markdown("**Dates** · inclusive ranges")
     # The same words twice mean the same range: list and draw each distinct range once, at most a few.
     distinct = list({(d.get("text"), d.get("start"), d.get("end"), d.get("reason")): d for d in dates}.values())
@@ -256,7 +259,7 @@ def _render_dates(dates: list[dict], today: str | None, *, key: str, entry: dict
         with st.expander(f"{len(distinct) - MAX_DATE_ROWS} more date ranges"):
             _date_lines(distinct[MAX_DATE_ROWS:])
     dates = distinct[:MAX_DATE_ROWS]
-    if today and any(d.get("start") and d.get("end") for d in dates):
+    if chart and today and any(d.get("start") and d.get("end") for d in dates):
         fig = _figure(entry, "dates", lambda: date_timeline_figure(dates, today))
         st.plotly_chart(fig, key=f"dates-{key}", config=CHART_CONFIG)
 
@@ -265,10 +268,11 @@ def _date_lines(dates: list[dict]) -> None:
     lines = []
     for d in dates:
         if d.get("start") and d.get("end"):
-            line = f"“{md_escape(d['text'])}” → **{d['start']} .. {d['end']}** · {d.get('kind')} · rule `{d.get('rule')}`"
+            line = (f"“{md_escape(d['text'])}” → <b style='white-space:nowrap'>{d['start']} .. {d['end']}</b> · {d.get('kind')}"
+                    f" · <span title='the date rule that recognised the words'>rule `{d.get('rule')}`</span>")
             if d.get("note"):
                 line += f" · {md_escape(d['note'])}"
         else:
             line = f"“{md_escape(d['text'])}” → not resolved: {md_escape(d.get('reason') or 'unknown reason')}"
         lines.append("- " + line)
-    st.markdown("\n".join(lines))
+    st.markdown("\n".join(lines), unsafe_allow_html=True)
