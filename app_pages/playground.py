@@ -65,11 +65,13 @@ def _settings() -> tuple:
     return (router.name, st.session_state.today.isoformat(), tuple(sorted((thresholds or {}).items())))
 
 
+examples = playground_examples(router.domain)
 with st.container(key="query-box"):
-    typed = st.chat_input("Ask a question, e.g. “unpaid invoices this month” — press Enter", key="query", max_chars=1000)
+    hint = f", e.g. “{examples[0]}”" if examples else ""
+    typed = st.chat_input(f"Ask a question{hint} — press Enter", key="query", max_chars=1000)
 with st.container(horizontal=True, gap="small", key="examples"):
     st.markdown("**Try:**")
-    for i, example in enumerate(playground_examples(router.domain)):
+    for i, example in enumerate(examples):
         st.button(example, key=f"example-{i}", on_click=_ask, args=(example,), type="secondary")
 
 query = typed or st.session_state.pop(PENDING, None) or linked_query
