@@ -86,7 +86,7 @@ def _result_key(result: dict) -> str:
     return hashlib.sha1(raw.encode()).hexdigest()[:12]
 
 
-def render_path_indicator(result: dict, *, key: str | None = None) -> None:
+def render_path_indicator(result: dict, *, key: str | None = None, show_mode: bool = True) -> None:
     """How the question would run, in plain words (technical names on hover). Fast path: a fixed
     pipeline of API calls, the model only words the answer. LLM path: a model chooses among tools.
 
@@ -96,7 +96,7 @@ def render_path_indicator(result: dict, *, key: str | None = None) -> None:
     if path is None:
         return
     key = key or _result_key(result)
-    mode = result.get("mode")  # only a domain with modes gives its results one
+    mode = result.get("mode") if show_mode else None  # only a domain with modes shows one
     switch = next((e for e in result.get("events") or [] if e.get("type") == "mode_switch"), None)
     with st.container(border=True, key=f"path-{key}"):
         if path == "fast":
@@ -116,8 +116,13 @@ def render_path_indicator(result: dict, *, key: str | None = None) -> None:
             _mode_switch_note(switch)
             if steps:
                 lines = []
+                # The API's names (from/to) beside the tool's (date_from/date_to) where the value is the same.
+                suggested = {str(v): k for k, v in ((result.get("matches") or [{}])[0].get("suggested_params") or {}).items()}
                 for i, step in enumerate(steps, 1):
-                    params = ", ".join(f"{k}={v}" for k, v in (step.get("params") or {}).items())
+                    params = ", ".join(
+                        f"{k}={v}" + (f" ({suggested[str(v)]})" if str(v) in suggested and suggested[str(v)] != k else "")
+                        for k, v in (step.get("params") or {}).items()
+                    )
                     still_open = ", ".join(step.get("open") or [])
                     lines.append(
                         f"{i}. `{step.get('tool')}`" + (f" ({params})" if params else "")

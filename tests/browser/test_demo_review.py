@@ -163,6 +163,7 @@ def test_the_answer_and_why_are_above_the_fold_on_a_laptop(browser, app_url):
             path = card.get_by_text("Fast path").first.bounding_box()
             assert path["y"] > box["y"], "the machinery (path) comes after the answer and the Why chart"
             assert page.get_by_text("Deploy", exact=True).count() == 0
+            expect(card).not_to_contain_text("CFO mode")  # accounting has no modes (issue 10)
             shot(page, f"review-card-1366x768-{scheme}")
         finally:
             context.close()
