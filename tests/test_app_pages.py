@@ -276,3 +276,15 @@ def test_domain_and_today_chosen_on_the_playground_carry_over_to_the_dates_page(
     at.switch_page("app_pages/playground.py")
     at.run()
     assert at.session_state["domain"] == other and at.session_state["today"] == TODAY
+
+
+def test_a_name_is_shown_as_typed_and_markup_in_a_query_is_shown_not_run():
+    at = run_app()
+    set_today(at, TODAY)
+    result = ask(at, "invoices for customer Budi Santoso")
+    assert any("budi santoso" in str(m["suggested_params"].values()).lower() for m in result["matches"])
+    shown = texts(at)
+    assert ">query=Budi Santoso</code>" in shown
+    ask(at, "<b>invoices</b> from <script>x</script>")
+    shown = texts(at)
+    assert "<script>" not in shown and "&lt;script&gt;" in shown

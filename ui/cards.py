@@ -168,7 +168,7 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
         with left:
             if matches:
                 for m in matches:
-                    _render_match(m, status, thresholds)
+                    _render_match(m, status, thresholds, query=str(result.get("query", "")))
             elif not error and not result.get("available"):
                 st.caption("No tool is suggested for this question.")
         with right:
@@ -204,7 +204,16 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
         st.json(result, expanded=False)
 
 
-def _render_match(m: dict, status: str = "", thresholds: dict | None = None) -> None:
+def as_typed(value, query: str) -> str:
+    """A parameter value in the case the person typed it ("Budi", not "budi"), when the query holds it."""
+    text = str(value)
+    if not query or not text.strip():
+        return text
+    found = re.search(re.escape(text), query, flags=re.IGNORECASE)
+    return found.group(0) if found else text
+
+
+def _render_match(m: dict, status: str = "", thresholds: dict | None = None, *, query: str = "") -> None:
     conf = float(m.get("confidence", 0.0))
     words = confidence_words(conf, thresholds or {})
     how = MATCH_WORDS.get(m.get("match_type", ""), m.get("match_type", ""))
@@ -216,7 +225,7 @@ def _render_match(m: dict, status: str = "", thresholds: dict | None = None) -> 
     st.markdown(confidence_bar(conf, status), unsafe_allow_html=True)
     if m.get("description"):
         st.markdown(md_escape(m["description"]))
-    suggested = m.get("suggested_params") or {}
+    suggested = {k: as_typed(v, query) for k, v in (m.get("suggested_params") or {}).items()}
     chips = []
     for p in m.get("key_params") or []:
         chips.append(_chip(f"{p}={suggested[p]}") if p in suggested else _chip(p))
