@@ -9,12 +9,14 @@ import streamlit as st
 from routing.paths.catalog import catalog_cost, function_schemas, search_catalog
 from ui.cards import failure_details, md_escape, render_failure, status_badge
 from ui.common import get_registry, page_setup, require_router, router_state
-from ui.context import render_domain_and_today
+from ui.context import apply_shared_link, render_domain_and_today, sync_url
 from ui.cost import render_cost_simulator
 from ui.examples import playground_examples
 
 page_setup("catalog")
+apply_shared_link()  # /catalog?domain=...&today=... opens on that domain
 render_domain_and_today()
+sync_url(None)
 
 st.title("Catalog")
 st.caption("Every tool a domain offers, the words that lead to it, and what it costs to describe them to a model.")

@@ -77,7 +77,7 @@ elif router is not None:
                 c1, c2 = st.columns(2)
                 text_col = c1.selectbox("Question column", columns, index=columns.index("text") if "text" in columns else 0, key="coverage_text_col")
                 label_options = [NO_LABEL] + [c for c in columns if c != text_col]
-                guess = next((c for c in ("expected_tool", "tool", "label", "category", "intent") if c in label_options), NO_LABEL)
+                guess = next((c for c in ("expected_tool", "expected", "tool", "label", "category", "intent") if c in label_options), NO_LABEL)
                 label_col = c2.selectbox("Expected-tool column (optional)", label_options, index=label_options.index(guess), key="coverage_label_col")
                 cases = read_queries(data, is_csv=True, text_col=text_col, label_col=None if label_col == NO_LABEL else label_col)
             else:
@@ -94,7 +94,8 @@ if st.button("Run", type="primary", disabled=not cases, key="coverage_run_button
 
     try:
         run = run_coverage(router, cases, default_today=st.session_state.today, progress=tick)
-        st.session_state[RUN_KEY] = {"domain": domain, "source": source_label, "run": run}
+        st.session_state["_coverage_runs"] = st.session_state.get("_coverage_runs", 0) + 1
+        st.session_state[RUN_KEY] = {"domain": domain, "source": source_label, "run": run, "id": st.session_state["_coverage_runs"]}
     except Exception as exc:  # a broken lexicon or query must not take the page down
         friendly_failure("The run stopped on an unexpected problem; nothing was lost.", exc)
     tick.clear()
@@ -151,8 +152,8 @@ if saved and saved["domain"] == domain:
         },
         key="coverage_table",
     )
-    st.caption(f"{len(shown):,} of {len(rows):,} questions.")
-    all_rows = [r.to_dict() for r in shown]
+    st.caption(f"{len(shown):,} of {len(rows):,} questions shown; the downloads hold all {len(rows):,}.")
+    all_rows = [r.to_dict() for r in rows]  # downloads hold every question, whatever the filter shows
     d1, d2, _ = st.columns([1, 1, 4])
     header = list(all_rows[0]) if all_rows else ["query"]
     buf = io.StringIO()
@@ -175,7 +176,9 @@ if saved and saved["domain"] == domain:
         st.success("Every question found a tool.")
     else:
         labels = [f"{r.query}  ·  {TIER_LABELS[r.status]}" for r in fell]
-        pick = st.selectbox("Question", range(len(fell)), format_func=lambda i: labels[i], key="coverage_fix_pick")
+        # Keyed by run: a new run starts the fix box afresh, never showing a question of the old run.
+        run_id = saved.get("id", 0)
+        pick = st.selectbox("Question", range(len(fell)), format_func=lambda i: labels[i], key=f"coverage_fix_pick_{run_id}")
         row = fell[pick]
         gaps = list(row.gaps) or find_gaps(router, router.route(row.query, today=st.session_state.today).to_dict())
         canonicals = [c for c, _ in router.domain.synonyms]
@@ -184,7 +187,7 @@ if saved and saved["domain"] == domain:
         else:
             words = [g.word for g in gaps]
             c1, c2 = st.columns(2)
-            word_i = c1.selectbox("Word the lexicon does not know", range(len(words)), format_func=lambda i: words[i], key="coverage_fix_word")
+            word_i = c1.selectbox("Word the lexicon does not know", range(len(words)), format_func=lambda i: words[i], key=f"coverage_fix_word_{run_id}_{pick}")
             gap = gaps[word_i]
             if gap.canonical:
                 c1.caption(f"Nearest known form: “{gap.near}” (of **{gap.canonical}**, {gap.similarity:.0f}% alike).")
@@ -192,7 +195,7 @@ if saved and saved["domain"] == domain:
                 c1.caption(f"Nearest word in the examples: “{gap.near}”. No synonym is close: choose the term it means.")
             if canonicals:
                 default = canonicals.index(gap.canonical) if gap.canonical in canonicals else 0
-                canonical = c2.selectbox("Add it as a synonym of", canonicals, index=default, key=f"coverage_fix_canonical_{word_i}_{pick}")
+                canonical = c2.selectbox("Add it as a synonym of", canonicals, index=default, key=f"coverage_fix_canonical_{run_id}_{word_i}_{pick}")
             else:
                 canonical = None
                 c2.info("This domain has no synonyms yet: the editor can add the first term.")

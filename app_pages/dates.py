@@ -10,10 +10,13 @@ from routing.dates import resolve_expression
 from ui.cards import CHART_CONFIG, failure_details, md_escape, render_failure
 from ui.charts import date_timeline_figure
 from ui.common import page_setup, require_router
-from ui.context import render_domain_and_today
+from ui.context import apply_shared_link, render_domain_and_today, sync_url
 from ui.examples import date_examples
 
 page_setup("dates")
+linked = apply_shared_link()  # /dates?today=...&domain=...&q=<expression> opens on exactly that
+if linked:
+    st.session_state["date_expression"] = linked
 render_domain_and_today()
 
 st.title("Dates")
@@ -37,12 +40,23 @@ def resolve(text: str) -> list[dict]:
     return [r.to_dict() for r in resolve_expression(text, today=today, settings=settings, lexicon=router.date_lexicon)]
 
 
+def _timeline(ranges: list[dict], key: str) -> None:
+    """A timeline, or a note if it cannot be drawn: the rest of the page always draws."""
+    try:
+        st.plotly_chart(date_timeline_figure(ranges, today), key=key, config=CHART_CONFIG)
+    except Exception as exc:
+        render_failure("The timeline of these ranges could not be drawn; the ranges above are exact.", failure_details(exc))
+
+
 examples = date_examples()
+if "date_expression" not in st.session_state:
+    st.session_state["date_expression"] = examples[3] if len(examples) > 3 else ""
 expression = st.text_input(
-    "Date expression", value=examples[3] if len(examples) > 3 else "", key="date_expression", max_chars=300,
+    "Date expression", key="date_expression", max_chars=300,
     placeholder="e.g. minggu lalu, last 7 days, Q1, 15 Maret 2025, FY 2025-26",
     help="Any words; every date expression found in them is shown. Press Enter to resolve.",
 )
+sync_url(expression.strip() or None)  # the address bar is a link to this expression, domain and today
 if expression.strip():
     try:
         ranges = resolve(expression)
@@ -65,7 +79,7 @@ if expression.strip():
                     st.markdown(f"“{md_escape(r['text'])}” → **not resolved** · rule `{r['rule']}`")
                     st.warning(r.get("reason") or "The words were recognised but name no valid range.", icon=":material/event_busy:")
         if any(r.get("start") for r in ranges):
-            st.plotly_chart(date_timeline_figure(ranges, today), key="expression-timeline", config=CHART_CONFIG)
+            _timeline(ranges, "expression-timeline")
 
 st.subheader("Worked examples: calendar versus rolling")
 st.caption(
@@ -108,4 +122,4 @@ with st.expander("All worked examples on one timeline", icon=":material/timeline
     timeline = [dict(text=row["expression"], start=row["start"], end=row["end"], kind=row["kind"], rule=row["rule"])
                 for row in rows if row["days"]]
     if timeline:
-        st.plotly_chart(date_timeline_figure(timeline, today), key="examples-timeline", config=CHART_CONFIG)
+        _timeline(timeline, "examples-timeline")

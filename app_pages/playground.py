@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.cards import failure_details, md_escape, render_result_card, status_badge
-from ui.common import page_setup, require_router
+from ui.common import language_phrase, page_setup, require_router
 from ui.parts import request_options
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
 from ui.examples import playground_examples
@@ -12,6 +12,7 @@ from ui.examples import playground_examples
 CONVERSATION = "conversation"
 PENDING = "_pending_query"
 FULL_CARDS = 10  # older entries are listed compactly, so a long demo stays fast to redraw
+CHART_CARDS = 4  # the browser takes ~0.15 s per Plotly chart: only the newest cards draw theirs
 
 page_setup("playground")
 linked_query = apply_shared_link()
@@ -20,15 +21,15 @@ if CONVERSATION not in st.session_state:
     st.session_state[CONVERSATION] = []
     st.session_state["_conversation_seq"] = 0
 
-st.title("Query-routing playground")
-st.caption(
-    "Ask a business question in English or Indonesian. The router picks the tool(s) an AI agent "
-    "would call, says how sure it is, and shows why."
-)
-
 router = require_router(st.session_state.domain)
 thresholds = render_threshold_sliders(router)
 options = request_options(router)
+
+st.title("Query-routing playground")
+st.caption(
+    f"Ask a business question in {language_phrase(router.domain.settings.languages)}. The router picks the "
+    "tool(s) an AI agent would call, says how sure it is, and shows why."
+)
 
 
 def _ask(query: str) -> None:
@@ -54,30 +55,43 @@ def _route(query: str) -> None:
         entry = {"query": query, "result": None, "failure": failure_details(exc)}
     st.session_state["_conversation_seq"] += 1
     entry["id"] = st.session_state["_conversation_seq"]
+    entry["settings"] = _settings()
     st.session_state[CONVERSATION].insert(0, entry)
 
 
+def _settings() -> tuple:
+    """What a card was asked with; when the sidebar changes it, the question on top is asked again,
+    so the card on top, the sidebar and the address bar always agree."""
+    return (router.name, st.session_state.today.isoformat(), tuple(sorted((thresholds or {}).items())))
+
+
+examples = playground_examples(router.domain)
 with st.container(key="query-box"):
-    typed = st.chat_input("Ask a question, e.g. “unpaid invoices this month” — press Enter", key="query", max_chars=1000)
+    hint = f", e.g. “{examples[0]}”" if examples else ""
+    typed = st.chat_input(f"Ask a question{hint} — press Enter", key="query", max_chars=1000)
 with st.container(horizontal=True, gap="small", key="examples"):
     st.markdown("**Try:**")
-    for i, example in enumerate(playground_examples(router.domain)):
+    for i, example in enumerate(examples):
         st.button(example, key=f"example-{i}", on_click=_ask, args=(example,), type="secondary")
 
 query = typed or st.session_state.pop(PENDING, None) or linked_query
+if query is None and st.session_state[CONVERSATION]:
+    top = st.session_state[CONVERSATION][0]
+    if top.get("settings", _settings()) != _settings():
+        query = top["query"]  # the domain, today or thresholds changed: ask the question on top again
 if query is not None:
     _route(query.strip() or query)  # the router explains an empty or unreadable question itself
 
 conversation = st.session_state[CONVERSATION]
 latest_query = conversation[0]["query"] if conversation else None
-sync_url(latest_query)
+sync_url(latest_query, thresholds)
 
 if conversation:
     with st.container(horizontal=True, vertical_alignment="center", key="conversation-bar"):
         st.markdown(f"**Conversation** · {len(conversation)} question{'s' if len(conversation) != 1 else ''}, newest first")
         st.button("Clear", key="clear", on_click=_clear, icon=":material/delete_sweep:", type="tertiary")
     for i, entry in enumerate(conversation[:FULL_CARDS]):
-        render_result_card(entry, key=str(entry["id"]), latest=i == 0)
+        render_result_card(entry, key=str(entry["id"]), latest=i == 0, charts=i < CHART_CARDS)
     older = conversation[FULL_CARDS:]
     if older:
         with st.expander(f"{len(older)} earlier question{'s' if len(older) != 1 else ''}"):

@@ -125,6 +125,8 @@ m[1].metric("Top-1", pct(ev.top1), delta(ev.top1, ev_now.top1), help="A tier tha
 m[2].metric("Fast path", pct(ev.shares.get("activated")), delta(ev.shares.get("activated"), ev_now.shares.get("activated")))
 for col, status in zip(m[3:], STATUS_ORDER):
     col.metric(TIER_LABELS[status], f"{ev.counts[status]:,}", delta=(ev.counts[status] - ev_now.counts[status]) or None, delta_color="off")
+st.caption("Figures computed for " + ", ".join(f"{n} **{chosen_values[n]:.2f}**" for n in THRESHOLD_NAMES)
+           + ": if a slider shows another value, it is still being applied.")
 st.session_state["tuner_tier_counts"] = dict(ev.counts)  # what the page shows, for tests and exports
 
 b1, b2 = st.columns(2)
@@ -133,20 +135,50 @@ if b1.button("Use the best values", icon=":material/auto_fix_high:", key="tuner_
     st.session_state["tuner_use_best"] = True
     st.rerun()
 changed = {n: chosen_values[n] for n in THRESHOLD_NAMES if abs(chosen_values[n] - getattr(current, n)) > 1e-9}
-if b2.button("Apply to settings.yaml", type="primary", disabled=not (changed and valid), icon=":material/save:", key="tuner_apply"):
-    try:
-        result = set_thresholds(domain, {n: round(v, 2) for n, v in changed.items()}, root=get_registry().root, expected_fingerprint=state.fingerprint)
-    except Exception as exc:  # the writer reports problems as results; anything else is a bug to show kindly
-        friendly_failure("Saving failed; the file on disk is unchanged.", exc)
-    else:
-        if result.ok:
-            st.session_state["tuner_flash"] = f"Saved to {domain}/settings.yaml: " + ", ".join(f"{k} = {v:.2f}" for k, v in changed.items()) + "."
-            st.session_state.pop(SCORES_KEY, None)
-            st.rerun()
+PENDING = "tuner_pending_apply"
+if b2.button("Apply to settings.yaml…", type="primary", disabled=not (changed and valid), icon=":material/save:", key="tuner_apply"):
+    st.session_state[PENDING] = dict(changed)  # first a preview; nothing is written yet
+pending = st.session_state.get(PENDING)
+if pending and pending != changed:  # a slider moved since: the preview no longer tells the truth
+    st.session_state.pop(PENDING, None)
+    pending = None
+if pending and valid:
+    with st.container(border=True, key="tuner_preview"):
+        st.markdown(
+            f"**Write to `{domain}/settings.yaml`?** "
+            + ", ".join(f"`{k}` {getattr(current, k):.2f} → **{v:.2f}**" for k, v in pending.items())
+            + " (comments and layout of the file are kept)."
+        )
+        drop = None if ev.tier_accuracy is None or ev_now.tier_accuracy is None else (ev_now.tier_accuracy - ev.tier_accuracy) * 100
+        top_drop = None if ev.top1 is None or ev_now.top1 is None else (ev_now.top1 - ev.top1) * 100
+        if (drop or 0) > 0.05 or (top_drop or 0) > 0.05:
+            st.warning(
+                f"On these {len(scored):,} questions this is worse than the file: tier accuracy "
+                f"{pct(ev_now.tier_accuracy)} → {pct(ev.tier_accuracy)}, Top-1 {pct(ev_now.top1)} → {pct(ev.top1)}.",
+                icon=":material/trending_down:",
+            )
         else:
-            st.error(result.message)
-            for p in result.problems:
-                st.markdown(f"- `{p.file}` line {p.line or '?'}: {p.message}")
+            st.caption(f"Tier accuracy {pct(ev_now.tier_accuracy)} → {pct(ev.tier_accuracy)}, Top-1 {pct(ev_now.top1)} → {pct(ev.top1)}.")
+        c1, c2, _ = st.columns([1, 1, 2])
+        confirm = c1.button("Save to settings.yaml", type="primary", key="tuner_confirm", icon=":material/save:")
+        if c2.button("Cancel", key="tuner_cancel"):
+            st.session_state.pop(PENDING, None)
+            st.rerun()
+    if confirm:
+        st.session_state.pop(PENDING, None)
+        try:
+            result = set_thresholds(domain, {n: round(v, 2) for n, v in pending.items()}, root=get_registry().root, expected_fingerprint=state.fingerprint)
+        except Exception as exc:  # the writer reports problems as results; anything else is a bug to show kindly
+            friendly_failure("Saving failed; the file on disk is unchanged.", exc)
+        else:
+            if result.ok:
+                st.session_state["tuner_flash"] = f"Saved to {domain}/settings.yaml: " + ", ".join(f"{k} = {v:.2f}" for k, v in pending.items()) + "."
+                st.session_state.pop(SCORES_KEY, None)
+                st.rerun()
+            else:
+                st.error(result.message)
+                for p in result.problems:
+                    st.markdown(f"- `{p.file}` line {p.line or '?'}: {p.message}")
 b3.caption(
     "Best (each on its own, the others as in the file): "
     + ", ".join(f"{n} **{getattr(report.best, n):.2f}**" for n in THRESHOLD_NAMES)
@@ -156,7 +188,7 @@ b3.caption(
 # ------------------------------------------------------------------ sweeps
 
 st.subheader("What each threshold does")
-st.caption("Thick lines: accuracy. Dotted lines: the share of questions in each tier. Grey dashed: the value in the file; green: the best; amber: the slider.")
+st.caption("Thick lines: accuracy. Dotted lines: the share of questions in each tier (legend under the first chart). Grey dashed: the value in the file; green: the best; amber: the slider.")
 g = st.columns(2)
 for i, name in enumerate(THRESHOLD_NAMES):
-    g[i % 2].plotly_chart(sweep_figure(report.sweeps[name], chosen_values[name]), width="stretch", key=f"tuner_chart_{name}", config=CHART_CONFIG)
+    g[i % 2].plotly_chart(sweep_figure(report.sweeps[name], chosen_values[name], legend=i == 0), width="stretch", key=f"tuner_chart_{name}", config=CHART_CONFIG)

@@ -82,7 +82,7 @@ def test_typing_outstanding_invoices_shows_invoice_list_on_the_fast_path():
     assert "invoice_list" in shown
     assert TIER_LABELS["activated"] in shown
     assert "Fast path" in shown
-    assert "`status=unpaid`" in shown  # the suggested parameter is on the card
+    assert ">status=unpaid</code>" in shown  # the suggested parameter is on the card, as a chip
 
 
 def test_show_me_data_shows_the_clarifying_question(accounting_router):
@@ -276,3 +276,15 @@ def test_domain_and_today_chosen_on_the_playground_carry_over_to_the_dates_page(
     at.switch_page("app_pages/playground.py")
     at.run()
     assert at.session_state["domain"] == other and at.session_state["today"] == TODAY
+
+
+def test_a_name_is_shown_as_typed_and_markup_in_a_query_is_shown_not_run():
+    at = run_app()
+    set_today(at, TODAY)
+    result = ask(at, "invoices for customer Budi Santoso")
+    assert any("budi santoso" in str(m["suggested_params"].values()).lower() for m in result["matches"])
+    shown = texts(at)
+    assert ">query=Budi Santoso</code>" in shown
+    ask(at, "<b>invoices</b> from <script>x</script>")
+    shown = texts(at)
+    assert "<script>" not in shown and "&lt;script&gt;" in shown

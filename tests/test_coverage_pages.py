@@ -71,7 +71,7 @@ def test_coverage_upload_and_fix_opens_editor_prefilled(scratch):
     at.session_state["coverage_run"] = {"domain": "accounting", "source": "test", "run": run}
     at.run()
     assert not at.exception
-    assert at.selectbox(key="coverage_fix_word").options == ["kwitansi"]
+    assert next(s for s in at.selectbox if s.key and s.key.startswith("coverage_fix_word")).options == ["kwitansi"]
     canon = next(s for s in at.selectbox if s.key and s.key.startswith("coverage_fix_canonical"))
     canon.set_value("invoice").run()
     at.button(key="coverage_fix_button").click().run()
@@ -100,7 +100,24 @@ def test_tuner_slider_changes_tiers_and_apply_writes_yaml(scratch):
     at.slider(key="tuner_high").set_value(0.9).run()
     at.button(key="tuner_apply").click().run()
     assert not at.exception
+    assert settings.read_text() == before  # Apply first previews: nothing is written yet
+    assert any("high" in m.value and "0.90" in m.value for m in at.markdown)
+    at.button(key="tuner_confirm").click().run()
+    assert not at.exception
     data = yaml.safe_load(settings.read_text())
     assert data["thresholds"]["high"] == 0.9
     assert settings.read_text() != before and "# Confidence tiers" in settings.read_text()  # comments kept
     assert (ROOT / "lexicons" / "accounting" / "settings.yaml").read_text() == repo_before
+
+
+def test_tuner_apply_previews_and_warns_when_accuracy_drops(scratch):
+    settings = scratch / "accounting" / "settings.yaml"
+    before = settings.read_text()
+    at = app("app_pages/tuner.py").run()
+    at.slider(key="tuner_high").set_value(1.0).run()
+    at.button(key="tuner_apply").click().run()
+    assert not at.exception
+    assert any("worse than the file" in w.value for w in at.warning)
+    at.button(key="tuner_cancel").click().run()
+    assert settings.read_text() == before
+    assert not any(b.key == "tuner_confirm" for b in at.button)

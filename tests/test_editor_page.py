@@ -119,3 +119,43 @@ def test_undo_the_last_save_from_the_history_tab(lex):
     assert not at.exception
     assert "Undid the last save" in _texts(at.success)
     assert synonyms.read_bytes() == before
+
+
+def test_after_a_conflict_my_edit_is_reapplied_on_the_fresh_file_and_no_stale_added(lex):
+    synonyms = lex / "accounting" / "synonyms.yaml"
+    at = _page()
+    at.text_input(key=K + "add_variant").input("zorblat")
+    at.button(key=K + "add_btn").click().run()
+    at.button(key=K + "preview_btn").click().run()
+    # Another session saves a variant of its own meanwhile.
+    other = AppTest.from_file(PAGE, default_timeout=60).run()
+    other.text_input(key=K + "add_variant").input("quuxbill")
+    other.button(key=K + "add_btn").click().run()
+    other.button(key=K + "preview_btn").click().run()
+    other.button(key=K + "save_btn").click().run()
+    assert "quuxbill" in synonyms.read_text()
+    at.button(key=K + "save_btn").click().run()
+    assert "changed on disk since you opened it" in _texts(at.error)
+    assert "Added “zorblat”" not in _texts(at.success)  # no stale "Added" beside the conflict
+    at.button(key=K + "conflict_rebase").click().run()
+    assert not at.exception
+    at.button(key=K + "preview_btn").click().run()
+    at.button(key=K + "save_btn").click().run()
+    assert not at.exception and "Saved synonyms.yaml" in _texts(at.success)
+    text = synonyms.read_text()
+    assert "zorblat" in text and "quuxbill" in text  # both edits kept
+
+
+def test_undo_says_whose_save_it_would_undo(lex):
+    synonyms = lex / "accounting" / "synonyms.yaml"
+    other = _page()
+    other.text_input(key=K + "add_variant").input("quuxbill")
+    other.button(key=K + "add_btn").click().run()
+    other.button(key=K + "preview_btn").click().run()
+    other.button(key=K + "save_btn").click().run()
+    saved = synonyms.read_bytes()
+    me = _page()
+    assert "not made in this session" in _texts(me.warning)
+    assert me.button(key=K + "undo_btn").label == "Undo their save anyway"
+    assert synonyms.read_bytes() == saved
+    assert other.button(key=K + "undo_btn").label == "Undo my last save"

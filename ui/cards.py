@@ -27,9 +27,9 @@ def md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=False))
 
 
-def status_badge(status: str) -> str:
+def status_badge(status: str, label: str | None = None) -> str:
     color = TIER_COLORS.get(status, "#6b7280")
-    label = TIER_LABELS.get(status, status)
+    label = label or TIER_LABELS.get(status, status)
     return (
         f"<span style='background:{color};color:#fff;border-radius:0.6rem;padding:0.12rem 0.6rem;"
         f"font-size:0.85rem;font-weight:600;white-space:nowrap'>{label}</span>"
@@ -48,7 +48,7 @@ def render_failure(message: str, details: str | None) -> None:
             st.code(details, language="text")
 
 
-def render_result_card(entry: dict, *, key: str, latest: bool = False) -> None:
+def render_result_card(entry: dict, *, key: str, latest: bool = False, charts: bool = True) -> None:
     """One conversation entry: {"query", "result" (dict) or "failure" (text), "session_thresholds"}."""
     with st.container(border=True, key=f"card-{key}"):
         result = entry.get("result")
@@ -57,7 +57,7 @@ def render_result_card(entry: dict, *, key: str, latest: bool = False) -> None:
             render_failure("This question could not be routed. Nothing else is affected; try another question.", entry.get("failure"))
             return
         try:
-            _card_body(result, entry, key=key, latest=latest)
+            _card_body(result, entry, key=key, latest=latest, charts=charts)
         except Exception as exc:  # a drawing bug must not take the conversation down
             render_failure("This result could not be drawn completely.", failure_details(exc))
 
@@ -80,10 +80,46 @@ def confidence_bar(conf: float, status: str) -> str:
     )
 
 
-def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
+# Plain words for how sure the router is, from the result's own thresholds; the number is on hover.
+def confidence_words(conf: float, thresholds: dict) -> str:
+    if conf >= float(thresholds.get("high", 0.8)):
+        return "Sure"
+    if conf >= float(thresholds.get("medium", 0.6)):
+        return "Fairly sure"
+    if conf >= float(thresholds.get("low", 0.4)):
+        return "Unsure"
+    return "Not a match"
+
+
+# The signal that carried a match, in plain words (the technical name stays on hover).
+MATCH_WORDS = {
+    "pattern": "a phrase pattern",
+    "fuzzy": "a corrected spelling",
+    "synonym": "a synonym",
+    "keyword": "a keyword",
+    "semantic": "similar example questions",
+    "hybrid": "words and similar example questions",
+    "example": "similar example questions",
+}
+
+
+def headline(result: dict) -> tuple[str, str]:
+    """The badge a person reads first. Small talk and a question that only names a date are not
+    failures: they get their own grey/neutral badge instead of the red "Not found"."""
     status = result.get("status", "")
+    if status == "not_found" and not result.get("error"):
+        if (result.get("mode") or result.get("category")) == "general_chat":
+            return "chat", "Small talk"
+        if any(d.get("start") for d in result.get("dates") or []):
+            return "dates_only", "Dates only"
+    return status, TIER_LABELS.get(status, status)
+
+
+def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: bool = True) -> None:
+    status = result.get("status", "")
+    badge_key, badge_label = headline(result)
     st.markdown(
-        f"{status_badge(status)} &nbsp; <span style='font-size:1.15rem;font-weight:600'>{_title(str(result.get('query', '')))}</span>",
+        f"{status_badge(badge_key, badge_label)} &nbsp; <span style='font-size:1.1rem;font-weight:600'>{_title(str(result.get('query', '')))}</span>",
         unsafe_allow_html=True,
     )
     meta = [
@@ -93,7 +129,7 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
     ]
     if entry.get("session_thresholds"):
         meta.append("session thresholds " + ", ".join(f"{k} {v:.2f}" for k, v in entry["session_thresholds"].items()))
-    meta.append(f"[share link]({share_link(str(result.get('query', '')), result.get('domain', ''), result.get('today', ''))})")
+    meta.append(f"[share link]({share_link(str(result.get('query', '')), result.get('domain', ''), result.get('today', ''), entry.get('session_thresholds'))})")
     st.caption(" · ".join(meta))
 
     error = result.get("error")
@@ -105,74 +141,104 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool) -> None:
             icon=":material/report:",
         )
         st.caption(f"Error code `{error.get('code')}`")
-    elif error:
-        st.error(f"**{error.get('code')}**: {error.get('message')}", icon=":material/report:")
-    elif status != "needs_clarification":
-        st.markdown(md_escape(result.get("message", "")))
-    for c in result.get("corrections") or []:
-        st.markdown(f":material/spellcheck: Read **{md_escape(c['from'])}** as **{md_escape(c['to'])}** (similarity {c.get('score', 0):.0f})")
-    if result.get("clarifying_question"):
-        st.info(result["clarifying_question"], icon=":material/help:")
-
-    if unreadable:
         with st.expander("Events and raw JSON", icon=":material/data_object:"):
             render_events(result)
             st.json(result, expanded=False)
         return
+    if error:
+        st.error(f"**{error.get('code')}**: {error.get('message')}", icon=":material/report:")
+    elif badge_key == "chat":
+        st.markdown("Small talk: no business tool is needed; a model would simply reply.")
+    elif badge_key == "dates_only":
+        st.markdown("The question names a date but no business data; the range it means is below.")
+    elif status != "needs_clarification":
+        st.markdown(md_escape(result.get("message", "")))
+    for c in result.get("corrections") or []:
+        st.markdown(f":material/spellcheck: Read **{md_escape(c['from'])}** as **{md_escape(c['to'])}**",
+                    help=f"Spelling correction, similarity {c.get('score', 0):.0f} of 100")
+    if result.get("clarifying_question"):
+        st.info(result["clarifying_question"], icon=":material/help:")
 
-    part = design_part(result.get("design", "tools"))
-    part.render(result, entry, key=key, latest=latest)
-
+    # 1. The answer and 2. why: side by side, right under the question.
     candidates = result.get("candidates") or []
     matches = result.get("matches") or []
+    thresholds = result.get("thresholds") or {}
     if matches or candidates:
         left, right = st.columns([1, 1], gap="medium")
         with left:
             if matches:
                 for m in matches:
-                    _render_match(m, status)
+                    _render_match(m, status, thresholds, query=str(result.get("query", "")))
             elif not error and not result.get("available"):
                 st.caption("No tool is suggested for this question.")
         with right:
-            if candidates:
-                st.markdown("**Why** · points per signal; dashed lines are the tier thresholds")
+            if candidates and not charts:
+                st.caption("**Why**: the chart is drawn on the newest cards only, to keep the page quick; "
+                           "ask the question again to see it.")
+            elif candidates:
+                st.markdown(
+                    "**Why** · points per signal",
+                    help="Each bar is a tool; its parts are the signals that gave it points (keywords, synonyms, "
+                         "phrase patterns, corrected spellings, similar example questions). Dashed lines are the "
+                         "tier thresholds: above “high” a tool is activated.",
+                )
                 fig = _figure(entry, "scores", lambda: score_breakdown_figure(
-                    candidates, result.get("thresholds") or {}, chosen=[m["name"] for m in matches]))
+                    candidates, thresholds, chosen=[m["name"] for m in matches]))
                 st.plotly_chart(fig, key=f"scores-{key}", config=CHART_CONFIG)
-    elif not error:
+    elif not error and badge_key not in ("chat", "dates_only"):
         st.caption("No tool scored any points for this question.")
-    if not matches and result.get("available"):
-        # Small talk is not a failure: the tool list stays folded for it.
-        chat = (result.get("mode") or result.get("category")) == "general_chat"
-        _render_available(result["available"], expanded=latest and not chat)
 
     dates = result.get("dates") or []
     if dates:
-        _render_dates(dates, result.get("today"), key=key, entry=entry)
+        _render_dates(dates, result.get("today"), key=key, entry=entry, chart=charts)
+
+    # 3. The machinery: how it would run (path, pipeline, cost), the tool list, events and raw JSON.
+    part = design_part(result.get("design", "tools"))
+    part.render(result, entry, key=key, latest=latest)
+    if not matches and result.get("available"):
+        # Small talk and bare dates are not failures: the tool list stays folded for them.
+        _render_available(result["available"], expanded=latest and badge_key == status)
 
     with st.expander("Events and raw JSON", icon=":material/data_object:"):
         render_events(result)
         st.json(result, expanded=False)
 
 
-def _render_match(m: dict, status: str = "") -> None:
+def as_typed(value, query: str) -> str:
+    """A parameter value in the case the person typed it ("Budi", not "budi"), when the query holds it."""
+    text = str(value)
+    if not query or not text.strip():
+        return text
+    found = re.search(re.escape(text), query, flags=re.IGNORECASE)
+    return found.group(0) if found else text
+
+
+def _render_match(m: dict, status: str = "", thresholds: dict | None = None, *, query: str = "") -> None:
     conf = float(m.get("confidence", 0.0))
+    words = confidence_words(conf, thresholds or {})
+    how = MATCH_WORDS.get(m.get("match_type", ""), m.get("match_type", ""))
     st.markdown(
-        f"**`{m['name']}`** · {m.get('kind', '')} · carried by *{m.get('match_type', '')}*",
-        help="The signal that contributed most to the confidence; the chart on the right shows every signal.",
+        f"**`{m['name']}`** · {words} · mostly from {how}",
+        help=f"Confidence {conf:.2f} (0 to 1); signal `{m.get('match_type', '')}` contributed most; "
+             f"tool kind `{m.get('kind', '')}`. The chart on the right shows every signal.",
     )
     st.markdown(confidence_bar(conf, status), unsafe_allow_html=True)
     if m.get("description"):
         st.markdown(md_escape(m["description"]))
-    suggested = m.get("suggested_params") or {}
+    suggested = {k: as_typed(v, query) for k, v in (m.get("suggested_params") or {}).items()}
     chips = []
     for p in m.get("key_params") or []:
-        chips.append(f"`{p}={suggested[p]}`" if p in suggested else f"`{p}`")
-    chips += [f"`{p}={v}`" for p, v in suggested.items() if p not in (m.get("key_params") or [])]
+        chips.append(_chip(f"{p}={suggested[p]}") if p in suggested else _chip(p))
+    chips += [_chip(f"{p}={v}") for p, v in suggested.items() if p not in (m.get("key_params") or [])]
     if chips:
-        st.markdown("Parameters: " + " ".join(chips))
+        st.markdown("Parameters: " + " ".join(chips), unsafe_allow_html=True)
     for note in m.get("param_notes") or []:
         st.caption(f":material/info: {md_escape(note)}")
+
+
+def _chip(text: str) -> str:
+    """A parameter chip that never wraps mid-value; markup in the value is shown, not run."""
+    return f"<code style='white-space:nowrap'>{html.escape(str(text))}</code>"
 
 
 def _render_available(available: list[dict], *, expanded: bool) -> None:
@@ -191,7 +257,7 @@ def _figure(entry: dict, name: str, build):
     return figures[name]
 
 
-def _render_dates(dates: list[dict], today: str | None, *, key: str, entry: dict) -> None:
+def _render_dates(dates: list[dict], today: str | None, *, key: str, entry: dict, chart: bool = True) -> None:
     st.markdown("**Dates** · inclusive ranges")
     # The same words twice mean the same range: list and draw each distinct range once, at most a few.
     distinct = list({(d.get("text"), d.get("start"), d.get("end"), d.get("reason")): d for d in dates}.values())
@@ -202,7 +268,7 @@ def _render_dates(dates: list[dict], today: str | None, *, key: str, entry: dict
         with st.expander(f"{len(distinct) - MAX_DATE_ROWS} more date ranges"):
             _date_lines(distinct[MAX_DATE_ROWS:])
     dates = distinct[:MAX_DATE_ROWS]
-    if today and any(d.get("start") and d.get("end") for d in dates):
+    if chart and today and any(d.get("start") and d.get("end") for d in dates):
         fig = _figure(entry, "dates", lambda: date_timeline_figure(dates, today))
         st.plotly_chart(fig, key=f"dates-{key}", config=CHART_CONFIG)
 
@@ -211,10 +277,11 @@ def _date_lines(dates: list[dict]) -> None:
     lines = []
     for d in dates:
         if d.get("start") and d.get("end"):
-            line = f"“{md_escape(d['text'])}” → **{d['start']} .. {d['end']}** · {d.get('kind')} · rule `{d.get('rule')}`"
+            line = (f"“{md_escape(d['text'])}” → <b style='white-space:nowrap'>{d['start']} .. {d['end']}</b> · {d.get('kind')}"
+                    f" · <span title='the date rule that recognised the words'>rule `{d.get('rule')}`</span>")
             if d.get("note"):
                 line += f" · {md_escape(d['note'])}"
         else:
             line = f"“{md_escape(d['text'])}” → not resolved: {md_escape(d.get('reason') or 'unknown reason')}"
         lines.append("- " + line)
-    st.markdown("\n".join(lines))
+    st.markdown("\n".join(lines), unsafe_allow_html=True)

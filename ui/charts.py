@@ -153,20 +153,24 @@ def date_timeline_figure(ranges: list[dict], today: date | str) -> go.Figure:
         seen_kinds.add(kind)
     starts = [_day(r["start"]) for r in resolved] + [today]
     ends = [_day(r["end"]) for r in resolved] + [today]
-    lo, hi = min(starts), max(ends) + timedelta(days=1)
+    lo, hi = min(starts), min(max(ends), date.max - timedelta(days=1)) + timedelta(days=1)
     pad = max(timedelta(days=2), (hi - lo) / 20)
+    # A range may reach the first or last day Python knows ("last 10000 years"): pad inside them.
+    axis_lo = lo - pad if lo - date.min > pad else date.min
+    axis_hi = hi + pad if date.max - hi > pad else date.max
     layout = dict(
         _BASE_LAYOUT,
         barmode="overlay",
         height=110 + 30 * max(len(resolved), 1),
         margin={"l": 10, "r": 10, "t": 30, "b": 30},
-        xaxis={"type": "date", "range": [(lo - pad).isoformat(), (hi + pad).isoformat()]},
+        xaxis={"type": "date", "range": [axis_lo.isoformat(), axis_hi.isoformat()]},
         yaxis={"autorange": "reversed", "automargin": True, "type": "category"},
         shapes=[{
-            "type": "line", "xref": "x", "yref": "paper", "y0": 0, "y1": 1,
-            # Today's whole day is the span [today, today+1); the line sits at its middle.
-            "x0": f"{today.isoformat()} 12:00", "x1": f"{today.isoformat()} 12:00",
-            "line": {"color": TODAY_COLOR, "width": 2, "dash": "dot"},
+            # Today is a whole day, [today, today+1), like every bar: a range that ends today ends at
+            # the band's right edge, never past it; the band's edges are dotted for short axes.
+            "type": "rect", "xref": "x", "yref": "paper", "y0": 0, "y1": 1,
+            "x0": today.isoformat(), "x1": min(today + timedelta(days=1), date.max).isoformat(),
+            "fillcolor": TODAY_COLOR, "opacity": 0.18, "line": {"color": TODAY_COLOR, "width": 1.5, "dash": "dot"},
         }],
         annotations=[{
             "x": f"{today.isoformat()} 12:00", "xref": "x", "y": 1, "yref": "paper", "yanchor": "bottom",

@@ -16,6 +16,9 @@ TIER_COLORS = {
     "weak_matches": "#d08a12",
     "not_found": "#c23b3b",
     "needs_clarification": "#8a4fd8",
+    # Not tiers, but what a person reads instead of "Not found" for small talk and a bare date.
+    "chat": "#6b7280",
+    "dates_only": "#3f7f95",
 }
 TIER_LABELS = {
     "activated": "Activated",
@@ -24,6 +27,17 @@ TIER_LABELS = {
     "not_found": "Not found",
     "needs_clarification": "Needs clarification",
 }
+# Language codes of settings.yaml `languages:` as a person reads them.
+LANGUAGE_NAMES = {"en": "English", "id": "Indonesian", "hi": "romanised Hindi", "ms": "Malay"}
+
+
+def language_phrase(codes) -> str:
+    names = [LANGUAGE_NAMES.get(c, c) for c in codes or ()]
+    if len(names) <= 1:
+        return names[0] if names else "English"
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
 PATH_COLORS = {"fast": "#1e9e5a", "llm": "#7b4fd8"}
 
 
@@ -42,8 +56,19 @@ def domain_names() -> list[str]:
     return get_registry().domains()
 
 
+# A presenter's laptop screen is short: less empty space above the title, a smaller title, compact
+# example buttons, so the newest answer and its Why chart fit above the fold at 1366x768.
+_COMPACT_CSS = """<style>
+[data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
+[data-testid="stMainBlockContainer"] h1 { font-size: 2rem; padding-bottom: 0.25rem; }
+.st-key-examples button { min-height: 1.9rem; padding: 0.1rem 0.65rem; }
+.st-key-examples { row-gap: 0.4rem; }
+</style>"""
+
+
 def page_setup(title: str, icon: str = ":material/route:") -> None:
     """Shared state every page may read: the domain and the reference date ("pretend today is")."""
+    st.html(_COMPACT_CSS)
     if "domain" not in st.session_state:
         names = domain_names()
         st.session_state.domain = "accounting" if "accounting" in names else (names[0] if names else "")

@@ -56,22 +56,51 @@ def apply_shared_link() -> str | None:
             st.session_state.today = min(max(date.fromisoformat(today), MIN_DAY), MAX_DAY)
         except ValueError:
             notes.append(f"The link's date “{today}” is not a date like 2026-01-22; using {st.session_state.today.isoformat()}.")
+    _apply_linked_thresholds(st.session_state.domain, notes)
     st.session_state[LINK_NOTES] = notes
     query = (st.query_params.get("q") or "").strip()
     return query or None
 
 
-def sync_url(query: str | None) -> None:
+def _apply_linked_thresholds(domain: str, notes: list[str]) -> None:
+    """Session thresholds named in the link (?low=0.92&high=...) become the sliders' values."""
+    for name, _ in THRESHOLD_FIELDS:
+        raw = (st.query_params.get(name) or "").strip()
+        if not raw:
+            continue
+        try:
+            value = float(raw)
+        except ValueError:
+            value = -1.0
+        if 0.0 <= value <= 1.0:
+            st.session_state[threshold_key(domain, name)] = round(value, 2)
+        else:
+            notes.append(f"The link's threshold {name}=“{raw}” is not a number from 0 to 1; using the domain's.")
+
+
+def link_params(query: str | None, domain: str, today: str, thresholds: dict | None = None) -> dict:
+    """What a shareable link holds: the question, domain, today and any session thresholds."""
+    params = {"q": query} if query else {}
+    params.update({"domain": domain, "today": today})
+    for name, _ in THRESHOLD_FIELDS:
+        if thresholds and name in thresholds:
+            params[name] = f"{thresholds[name]:.2f}"
+    return params
+
+
+def sync_url(query: str | None, thresholds: dict | None = None, *, domain: str | None = None, today: str | None = None) -> None:
     """Keep the address bar a shareable link to what is on screen (only written when it changes)."""
-    wanted = {"domain": st.session_state.domain, "today": st.session_state.today.isoformat()}
-    if query:
-        wanted = {"q": query, **wanted}
+    wanted = link_params(query, domain or st.session_state.domain, today or st.session_state.today.isoformat(), thresholds)
     if dict(st.query_params) != wanted:
         st.query_params.from_dict(wanted)
 
 
-def share_link(query: str, domain: str, today: str) -> str:
-    return "?" + urlencode({"q": query, "domain": domain, "today": today})
+def share_link(query: str, domain: str, today: str, thresholds: dict | None = None) -> str:
+    return "?" + urlencode(link_params(query, domain, today, thresholds))
+
+
+def threshold_key(domain: str, name: str) -> str:
+    return f"_th_{domain}_{name}"
 
 
 def render_domain_and_today() -> None:
@@ -98,26 +127,30 @@ def render_domain_and_today() -> None:
         )
 
 
-def _reset_thresholds(keys: list[str]) -> None:
-    for k in keys:
-        st.session_state.pop(k, None)
+def _reset_thresholds(keys: list[str], defaults: list[float]) -> None:
+    # Set, not pop: a slider that persists its state would bring a popped value back.
+    for k, v in zip(keys, defaults):
+        st.session_state[k] = v
 
 
 def render_threshold_sliders(router: Router) -> dict | None:
     """Session-only tier thresholds. Returns the override for Router.route, or None to use the
     domain's own thresholds (unchanged sliders, or an order that makes no sense)."""
     defaults: Thresholds = router.thresholds
-    keys = [f"_th_{router.name}_{name}" for name, _ in THRESHOLD_FIELDS]
+    keys = [threshold_key(router.name, name) for name, _ in THRESHOLD_FIELDS]
     values: dict[str, float] = {}
     with st.sidebar.expander("Thresholds (this session only)", icon=":material/tune:"):
         for (name, label), key in zip(THRESHOLD_FIELDS, keys):
+            if key not in st.session_state:  # a value from a link or a reset is already there
+                st.session_state[key] = float(getattr(defaults, name))
             values[name] = st.slider(
-                f"{name} · {label}", 0.0, 1.0, float(getattr(defaults, name)), 0.01, key=key,
+                f"{name} · {label}", 0.0, 1.0, step=0.01, key=key,
                 persist_state="session",  # kept across page switches, like the rest of the session
             )
         changed = {k: v for k, v in values.items() if abs(v - getattr(defaults, k)) > 1e-9}
         st.button(
-            "Reset to the domain's thresholds", on_click=_reset_thresholds, args=(keys,),
+            "Reset to the domain's thresholds", on_click=_reset_thresholds,
+            args=(keys, [float(getattr(defaults, name)) for name, _ in THRESHOLD_FIELDS]),
             disabled=not changed, icon=":material/restart_alt:",
         )
         st.caption("Changes routing for your session only; the lexicon on disk is not touched (the Threshold tuner page saves).")

@@ -105,8 +105,9 @@ def accuracy_figure(metrics: dict) -> go.Figure:
     return _layout(fig, "Accuracy on the labelled queries")
 
 
-def sweep_figure(sweep: Sweep, chosen: float) -> go.Figure:
-    """Tier accuracy, top-1 and the share of each tier against one threshold; current, chosen and best marked."""
+def sweep_figure(sweep: Sweep, chosen: float, *, legend: bool = True) -> go.Figure:
+    """Tier accuracy, top-1 and the share of each tier against one threshold; current, chosen and best
+    marked. Four sweeps share one legend: pass legend=False to all but one."""
     pts = [p for p in sweep.points if p.valid]
     xs = [p.value for p in pts]
     fig = go.Figure()
@@ -114,7 +115,7 @@ def sweep_figure(sweep: Sweep, chosen: float) -> go.Figure:
         fig.add_trace(
             go.Scatter(
                 x=xs, y=[p.shares.get(status, 0.0) for p in pts], name=TIER_LABELS[status], mode="lines",
-                line=dict(color=TIER_COLORS[status], width=1.5, dash="dot"), stackgroup=None,
+                line=dict(color=TIER_COLORS[status], width=1.5, dash="dot"), stackgroup=None, opacity=0.6,
             )
         )
     fig.add_trace(go.Scatter(x=xs, y=[p.top1 for p in pts], name="Top-1 accuracy", mode="lines", line=dict(color=SERIES_COLORS["top1"], width=3)))
@@ -129,7 +130,9 @@ def sweep_figure(sweep: Sweep, chosen: float) -> go.Figure:
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
     fig.update_xaxes(range=[0, 1], title_text=sweep.name)
     fig = _layout(fig, f"Sweeping {sweep.name}", height=320)
-    fig.update_layout(showlegend=True, legend=dict(orientation="h", y=-0.3))
+    fig.update_layout(showlegend=legend, legend=dict(orientation="h", y=-0.3))
+    # Marker labels sit on a backing so the vertical lines never strike them through.
+    fig.update_annotations(bgcolor="rgba(128,128,128,0.18)", borderpad=2)
     return fig
 
 
@@ -150,7 +153,9 @@ def domain_picker(key: str) -> str:
     def copy() -> None:
         st.session_state.domain = st.session_state[key]
 
-    st.selectbox("Domain", names, key=key, on_change=copy)
+    # In the sidebar, like on every page: one place, one choice.
+    st.sidebar.selectbox("Domain", names, key=key, on_change=copy,
+                         help="Which lexicon (tools, synonyms, patterns) this page works on.")
     return st.session_state.domain
 
 

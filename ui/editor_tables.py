@@ -6,8 +6,10 @@ keeping the order of everything the slice did not show.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
+from routing.core.text import words
 from routing.editing.edits import format_params
 
 MATCH_KINDS = ("phrase", "terms", "regex")
@@ -114,4 +116,55 @@ def merge_patterns(draft: list[dict], shown: list[dict], edited: list[dict]) -> 
     for row in edited:
         if _blank(row.get("key")) and any(not _blank(row.get(c)) for c in ("Tool", "Text")):
             out.append(row_to_pattern(row))
+    return out
+
+
+# A variant is a word or a short phrase a person types; longer text is a sentence, not a synonym.
+MAX_VARIANT_CHARS = 60
+MAX_VARIANT_WORDS = 6
+_NOT_WORD_CHARS = re.compile(r"[^\w\s'’&.\-/]")
+
+
+def variant_problem(variant: str, stopwords: frozenset[str] | set[str] = frozenset()) -> str | None:
+    """Why a typed variant would not do what its author expects, checked on Add (before the review):
+    symbols the router drops ("(a+)+$" would be stored as "a"), only stop words (never matched),
+    or a sentence. None when it is fine. Duplicates are store.synonym_problem's job."""
+    text = " ".join(str(variant or "").split())
+    if len(text) > MAX_VARIANT_CHARS:
+        return f"a variant is a word or a short phrase (at most {MAX_VARIANT_CHARS} characters; this one has {len(text)})"
+    bad = sorted(set(_NOT_WORD_CHARS.findall(text)))
+    if bad:
+        return (f"“{text}” has characters the router ignores ({' '.join(bad)}); a variant is plain words. "
+                "For a regular expression, use the Patterns tab")
+    found = words(text)
+    if len(found) > MAX_VARIANT_WORDS:
+        return f"a variant is a word or a short phrase (at most {MAX_VARIANT_WORDS} words; this one has {len(found)})"
+    if found and all(w in stopwords for w in found):
+        return f"“{text}” is only stop words, which the router ignores: it would never match"
+    return None
+
+
+def rebase_synonyms(base: dict[str, list[str]], mine: dict[str, list[str]], fresh: dict[str, list[str]]) -> dict[str, list[str]]:
+    """My edits (base -> mine) replayed on the files as they are now (fresh), after a conflict:
+    terms and variants I added are added, those I removed are removed; everything else is fresh's."""
+    out = {k: list(v) for k, v in fresh.items()}
+    for term in base:
+        if term not in mine:
+            out.pop(term, None)
+    for term, variants in mine.items():
+        before = base.get(term, [])
+        target = out.setdefault(term, [])
+        for v in before:
+            if v not in variants and v in target:
+                target.remove(v)
+        for v in variants:
+            if v not in before and v not in target:
+                target.append(v)
+    return out
+
+
+def rebase_patterns(base: list[dict], mine: list[dict], fresh: list[dict]) -> list[dict]:
+    """Like rebase_synonyms for the pattern list: patterns I added or removed, replayed on fresh."""
+    out = [p for p in fresh if not (p in base and p not in mine)]
+    out += [p for p in mine if p not in base and p not in out]
     return out

@@ -20,7 +20,10 @@ from routing.core.errors import LexiconError
 from routing.editing.impact import ImpactReport, preview_impact
 from ui.cards import status_badge
 from ui.common import domain_names, get_registry, router_state, show_lexicon_problem
-from ui.editor_tables import MATCH_KINDS, merge_patterns, merge_synonyms, pattern_rows, split_list, synonym_rows
+from ui.editor_tables import (
+    MATCH_KINDS, merge_patterns, merge_synonyms, pattern_rows, rebase_patterns, rebase_synonyms, split_list, synonym_rows,
+    variant_problem,
+)
 
 ss = st.session_state
 THRESHOLD_HELP = {
@@ -99,16 +102,27 @@ def _add_variant(domain: str) -> None:
     _commit_synonyms(domain)
     draft = {k: list(v) for k, v in ss[_k(domain, "syn")].items()}
     canonical = ss.get(_k(domain, "add_canon"))
-    variant = " ".join(str(ss.get(_k(domain, "add_variant")) or "").split())
-    problem = store.synonym_problem(draft, canonical, variant)
-    if problem:
-        _say(domain, "syn-error", f"Not added: {problem}.")
-        return
-    draft[canonical].append(variant)
-    ss[_k(domain, "syn")] = draft
+    typed = str(ss.get(_k(domain, "add_variant")) or "")
+    # "faktur, nota baru" is two variants: each is checked, and all are added or none.
+    variants = split_list(typed) if "," in typed else [" ".join(typed.split())]
+    stopwords = _stopwords(domain)
+    trial = {k: list(v) for k, v in draft.items()}
+    for variant in variants or [""]:
+        problem = variant_problem(variant, stopwords) or store.synonym_problem(trial, canonical, variant)
+        if problem:
+            _say(domain, "syn-error", f"Not added: {problem}.")
+            return
+        trial[canonical].append(variant)
+    ss[_k(domain, "syn")] = trial
     ss[_k(domain, "syn_ver")] += 1
     ss[_k(domain, "add_variant")] = ""
-    _say(domain, "syn-ok", f"Added “{variant}” to “{canonical}”. Not saved yet: preview the impact on the right, then save.")
+    shown = ", ".join(f"“{v}”" for v in variants)
+    _say(domain, "syn-ok", f"Added {shown} to “{canonical}”. Not saved yet: preview the impact on the right, then save.")
+
+
+def _stopwords(domain: str) -> frozenset[str]:
+    router = router_state(domain).router
+    return frozenset(router.domain.words.stopwords) if router is not None else frozenset()
 
 
 def _add_term(domain: str) -> None:
@@ -123,7 +137,7 @@ def _add_term(domain: str) -> None:
         _say(domain, "syn-error", f"Not added: “{term}” is already a canonical term; add variants to it instead.")
         return
     for v in variants:
-        owner = store.synonym_problem({**draft, term: []}, term, v)
+        owner = variant_problem(v, _stopwords(domain)) or store.synonym_problem({**draft, term: []}, term, v)
         if owner:
             _say(domain, "syn-error", f"Not added: {owner}.")
             return
@@ -232,16 +246,26 @@ def render_patterns(domain: str, tool_names: list[str]) -> None:
         hide_index=True,
         width="stretch",
         column_order=["Match by", "Text", "Tool", "Parameter hints", "Weight"],
+        height=38 + 35 * 10,  # a fixed height: adding a row scrolls inside, never moves the rows under the cursor
         column_config={
             "Match by": st.column_config.SelectboxColumn("Match by", options=list(MATCH_KINDS), required=True, default="phrase", width="small"),
             "Text": st.column_config.TextColumn("Phrase / terms / regex", required=True, width="medium", help="terms: canonical terms separated by commas"),
             "Tool": tool_column,
-            "Parameter hints": st.column_config.TextColumn("Parameter hints", help="name=value, separated by commas, e.g. status=unpaid"),
+            "Parameter hints": st.column_config.TextColumn("Parameter hints", width="small", help="name=value, separated by commas, e.g. status=unpaid"),
             "Weight": st.column_config.NumberColumn("Weight", min_value=0.0, max_value=1.0, step=0.05, default=1.0, width="small"),
         },
     )
-    ss[_k(domain, "pat_eff")] = merge_patterns(draft, shown, _table_records(edited))
+    records = _table_records(edited)
+    ss[_k(domain, "pat_eff")] = merge_patterns(draft, shown, records)
+    half = [r for r in records if _blank_cell(r.get("key")) and (_blank_cell(r.get("Tool")) or _blank_cell(r.get("Text")))]
+    if half:
+        st.warning(f"{len(half)} new row{'s' if len(half) != 1 else ''} still need{'' if len(half) != 1 else 's'} both a tool and its phrase/terms/regex "
+                   "before anything can be previewed or saved.", icon=":material/edit:")
     st.caption(f"{len(shown)} of {len(draft)} patterns shown.")
+
+
+def _blank_cell(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def render_vague(domain: str) -> None:
@@ -264,7 +288,7 @@ def render_thresholds(domain: str) -> None:
     settings = ss[_k(domain, "set0")]
     th = settings.get("thresholds") if isinstance(settings.get("thresholds"), dict) else {}
     ver = ss[_k(domain, "set_ver")]
-    st.caption("Confidence tiers (see the contract): activated ≥ high with the margin; multiple matches ≥ medium; weak matches ≥ low. Keep low ≤ medium ≤ high.")
+    st.caption("Confidence tiers: activated ≥ high with the margin; multiple matches ≥ medium; weak matches ≥ low. Keep low ≤ medium ≤ high.")
     cols = st.columns(4)
     defaults = {"high": 0.85, "medium": 0.5, "low": 0.3, "margin": 0.1}
     for col, name in zip(cols, store.THRESHOLD_KEYS):
@@ -321,7 +345,15 @@ def render_history(domain: str) -> None:
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     nothing_to_undo = all(e.undone for e in entries if e.complete)
-    if st.button("Undo the last save", key=_k(domain, "undo_btn"), icon=":material/undo:", disabled=nothing_to_undo,
+    last = next((e for e in entries if e.complete and not e.undone), None)
+    mine = last is not None and last.id in ss.get("ed:my_saves", [])
+    if last is not None and not mine:
+        st.warning(
+            f"The last save ({last.action or 'edit'}, {', '.join(last.files)}, "
+            f"{datetime.fromtimestamp(last.saved_at).strftime('%H:%M:%S')}, from {last.source}) was not made in this "
+            "session: undoing it would undo someone else's work.", icon=":material/group:")
+    label = "Undo my last save" if mine or last is None else "Undo their save anyway"
+    if st.button(label, key=_k(domain, "undo_btn"), icon=":material/undo:", disabled=nothing_to_undo,
                  help="Every save here has been undone already." if nothing_to_undo else None):
         result = store.undo_last_save(domain, lexicon_root())
         if result.ok:
@@ -362,6 +394,17 @@ def pending_edits(domain: str) -> tuple[list[store.FileEdit], list[str]]:
     return edits, rejected
 
 
+def _reload_and_reapply(domain: str) -> None:
+    """After a conflict: the fresh files, with this person's synonym and pattern edits replayed on them."""
+    base_syn, base_pat = ss[_k(domain, "syn0")], ss[_k(domain, "pat0")]
+    mine_syn = ss.get(_k(domain, "syn_eff"), ss[_k(domain, "syn")])
+    mine_pat = ss.get(_k(domain, "pat_eff"), ss[_k(domain, "pat")])
+    load(domain, force=True)
+    ss[_k(domain, "syn")] = rebase_synonyms(base_syn, mine_syn, ss[_k(domain, "syn0")])
+    ss[_k(domain, "pat")] = rebase_patterns(base_pat, mine_pat, ss[_k(domain, "pat0")])
+    ss[_k(domain, "flash")] = ("success", "Reloaded the files as they are now and re-applied your edits: preview, then save.")
+
+
 def _signature(edits: list[store.FileEdit]) -> tuple:
     return tuple((e.file, e.snapshot.digest, e.new_text) for e in edits)
 
@@ -376,8 +419,13 @@ def render_review(domain: str, prefill_query: str = "") -> None:
         st.error(conflict.message, icon=":material/sync_problem:")
         if conflict.diff:
             with st.expander("What changed on disk since you opened it", expanded=True):
-                st.code(conflict.diff, language="diff")
-        if st.button("Reload from disk (your unsaved edits are dropped)", key=_k(domain, "conflict_reload"), type="primary"):
+                st.code(conflict.diff, language="diff", wrap_lines=True)
+        c1, c2 = st.columns(2)
+        if c1.button("Reload and re-apply my edits", key=_k(domain, "conflict_rebase"), type="primary", icon=":material/sync:",
+                     help="Reads the files as they are now and replays the variants and patterns you added or removed; then preview and save again."):
+            _reload_and_reapply(domain)
+            st.rerun()
+        if c2.button("Reload from disk (drop my edits)", key=_k(domain, "conflict_reload"), icon=":material/refresh:"):
             load(domain, force=True)
             st.rerun()
         return
@@ -424,17 +472,20 @@ def render_review(domain: str, prefill_query: str = "") -> None:
     if preview is None or preview[0] != sig:
         st.caption("Preview the impact to see which questions route differently; saving comes after.")
         with st.expander("YAML diff that will be written"):
-            st.code("".join(e.diff() for e in edits), language="diff")
+            st.code("".join(e.diff() for e in edits), language="diff", wrap_lines=True)
         return
     report: ImpactReport = preview[1]
     _render_report(report)
     if st.button("Save to YAML", key=_k(domain, "save_btn"), type="primary", disabled=not report.valid, width="stretch", icon=":material/save:"):
         result = store.save_edits(domain, edits, lexicon_root(), source="editor")
         if result.status == "saved":
+            if result.history_id:
+                ss.setdefault("ed:my_saves", []).append(result.history_id.split("-")[0])  # undo tells my saves from others'
             load(domain, force=True)
             ss[_k(domain, "flash")] = ("success", f"{result.message} The playground routes with it now; undo it from the History tab.")
         elif result.status == "conflict":
             ss[_k(domain, "conflict")] = result
+            ss.pop(_k(domain, "say"), None)  # an "Added …" beside a conflict would say the opposite
         else:
             ss[_k(domain, "flash")] = ("error", result.message + " " + "; ".join(str(p) for p in result.problems))
         st.rerun()
@@ -448,7 +499,7 @@ def _render_report(report: ImpactReport) -> None:
     delta = report.passed_after - report.passed_before
     st.markdown(
         f"Fixed **{report.fixed}** · Regressed **{report.regressed}** · Changed **{report.changed}** · "
-        f"golden passing **{report.passed_after}/{report.n_queries}**" + (f" ({delta:+d})" if delta else "")
+        f"questions passing **{report.passed_after}/{report.n_queries}** (golden and yours)" + (f" ({delta:+d})" if delta else "")
     )
     icons = {"fixed": ":green[fixed]", "regressed": ":red[regressed]", "changed": ":blue[changed]"}
     for ch in report.changes[:15]:
@@ -461,7 +512,7 @@ def _render_report(report: ImpactReport) -> None:
             rows = [{"Kind": ch.kind, "Question": ch.query, "Before": ch.before.label, "After": ch.after.label, "Expected": ch.expected} for ch in report.changes]
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     with st.expander("YAML diff that will be written", expanded=True):
-        st.code("".join(report.diffs.values()) or "(no change)", language="diff")
+        st.code("".join(report.diffs.values()) or "(no change)", language="diff", wrap_lines=True)
 
 
 def _md(text: str) -> str:
@@ -526,10 +577,10 @@ def render_editor_page() -> None:
     if ss.get("domain") not in names:
         ss.domain = names[0]
     ss["ed:domain_select"] = ss.domain
-    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    c1.selectbox("Domain", names, key="ed:domain_select", on_change=_on_domain_change)
+    st.sidebar.selectbox("Domain", names, key="ed:domain_select", on_change=_on_domain_change,
+                         help="Which lexicon (tools, synonyms, patterns) to edit; the same choice as on every page.")
     domain = ss.domain
-    if c2.button("Reload from disk", key=_k(domain, "reload_btn"), icon=":material/refresh:", width="stretch"):
+    if st.sidebar.button("Reload from disk", key=_k(domain, "reload_btn"), icon=":material/refresh:", width="stretch"):
         load(domain, force=True)
         st.rerun()
     state = router_state(domain)

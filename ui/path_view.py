@@ -21,6 +21,10 @@ MODE_HELP = {
     "bookkeeper": "Bookkeeper mode: actions such as creating invoices or recording payments",
     "general_chat": "Chat mode: small talk, no business tool needed",
 }
+UPSTREAM_WORDS = {
+    "UPSTREAM_DOWN": "No AI model can be reached from here; below is what would have been sent",
+    "LEXICON_INVALID": "This domain's lexicon does not load",
+}
 EVENT_LABELS = {
     "route_started": "Route started",
     "route_classified": "Classified",
@@ -82,8 +86,9 @@ def _result_key(result: dict) -> str:
     return hashlib.sha1(raw.encode()).hexdigest()[:12]
 
 
-def render_path_indicator(result: dict, *, key: str | None = None) -> None:
-    """Fast path: lightning, intent, confidence, pipeline, enrichments. LLM path: brain, mode, tools, model.
+def render_path_indicator(result: dict, *, key: str | None = None, show_mode: bool = True) -> None:
+    """How the question would run, in plain words (technical names on hover). Fast path: a fixed
+    pipeline of API calls, the model only words the answer. LLM path: a model chooses among tools.
 
     `key` makes the "Run on the LLM" button unique when one result is drawn twice on a page.
     """
@@ -91,59 +96,83 @@ def render_path_indicator(result: dict, *, key: str | None = None) -> None:
     if path is None:
         return
     key = key or _result_key(result)
-    mode = result.get("mode") or result.get("category")
+    mode = result.get("mode") if show_mode else None  # only a domain with modes shows one
     switch = next((e for e in result.get("events") or [] if e.get("type") == "mode_switch"), None)
-    with st.container(border=True):
+    with st.container(border=True, key=f"path-{key}"):
         if path == "fast":
-            top = (result.get("matches") or [{}])[0]
+            steps = result.get("pipeline") or []
             st.markdown(
-                f"{_badge(':material/bolt: Fast path', PATH_COLORS['fast'])} &nbsp; "
-                f"**{top.get('name', '?')}** · confidence **{top.get('confidence', 0):.2f}**"
+                f"<span title='Fast path: {html.escape(result.get('path_reason') or '', quote=True)}'>"
+                f"{_badge(':material/bolt: Fast path', PATH_COLORS['fast'])}</span> &nbsp; "
+                f"**How it runs:** {len(steps)} API call{'s' if len(steps) != 1 else ''}, no AI model chooses"
                 + (f" &nbsp; {mode_badge(mode)}" if mode in MODE_COLORS else ""),
                 unsafe_allow_html=True,
             )
-            reason = result.get("path_reason") or ""  # starts with the intent's name: keep its case
-            st.caption(f"{reason}. The cheapest model ({result.get('model') or '-'}) only formats the answer; no tools are sent.")
+            st.caption(
+                f"The question matches a known tool, so its steps run directly; the cheapest model "
+                f"({result.get('model') or '-'}) only words the answer and no tools are sent to it.",
+                help=result.get("path_reason") or None,
+            )
             _mode_switch_note(switch)
-            steps = result.get("pipeline") or []
             if steps:
                 lines = []
+                # The API's names (from/to) beside the tool's (date_from/date_to) where the value is the same.
+                suggested = {str(v): k for k, v in ((result.get("matches") or [{}])[0].get("suggested_params") or {}).items()}
                 for i, step in enumerate(steps, 1):
-                    params = ", ".join(f"{k}={v}" for k, v in (step.get("params") or {}).items())
+                    params = ", ".join(
+                        f"{k}={v}" + (f" ({suggested[str(v)]})" if str(v) in suggested and suggested[str(v)] != k else "")
+                        for k, v in (step.get("params") or {}).items()
+                    )
                     still_open = ", ".join(step.get("open") or [])
                     lines.append(
                         f"{i}. `{step.get('tool')}`" + (f" ({params})" if params else "")
                         + (f" · *to ask: {still_open}*" if still_open else "")
                     )
-                st.markdown("**Pipeline**\n\n" + "\n".join(lines))
+                st.markdown("**Steps**\n\n" + "\n".join(lines),
+                            help="The API calls of the tool's pipeline, with the values taken from the question "
+                                 "(the API's own parameter names).")
                 for note in result.get("pipeline_notes") or []:
                     st.caption(note[:1].upper() + note[1:])
             _enrichments(result)
         else:
             tools = result.get("tools_sent") or []
             tier = result.get("model_tier")
+            tier_words = {"cheap": "a small, cheap model", "capable": "a larger, more capable model"}.get(tier, "a model")
             st.markdown(
-                f"{_badge(':material/psychology: LLM path', PATH_COLORS['llm'])} &nbsp; {mode_badge(mode)} &nbsp; "
-                f"**{len(tools)} tools** · model **{result.get('model') or '-'}**" + (f" ({tier})" if tier else ""),
+                f"<span title='LLM path: {html.escape(result.get('path_reason') or '', quote=True)}'>"
+                f"{_badge(':material/psychology: LLM path', PATH_COLORS['llm'])}</span> &nbsp; "
+                + (f"{mode_badge(mode)} &nbsp; " if mode in MODE_COLORS else "")
+                + f"**How it runs:** {tier_words} (**{result.get('model') or '-'}**"
+                + (f", {tier}" if tier else "") + ")"
+                + (f" chooses among **{len(tools)} tools**" if tools else " replies; no tools are sent"),
                 unsafe_allow_html=True,
             )
             reasons = [x for x in (result.get("path_reason"), result.get("model_reason")) if x]
             st.caption(". ".join(x[:1].upper() + x[1:] for x in reasons) + ".")
             _mode_switch_note(switch)
             if tools:
-                with st.expander(f"Tools sent to the model ({len(tools)})"):
+                total = len(result.get("available") or [])
+                label = f"The {len(tools)} tools the model would choose from"
+                with st.expander(label + (f" (of the domain's {total})" if total and total != len(tools) else "")):
+                    if mode in MODE_COLORS and total and total != len(tools):
+                        st.caption(f"Only the tools of {MODE_LABELS.get(mode, mode)} mode are sent; fewer tools make a cheaper, surer choice.")
                     st.markdown(" ".join(f"`{t}`" for t in tools))
             _enrichments(result)
         line = _estimate_line(result)
         if line:
-            st.caption(f"Estimate per message: {line}")
+            st.caption(f"Model cost per message (estimate): {line}",
+                       help="From the domain's model prices in settings.yaml: tokens sent and received, price, and "
+                            "expected time including the pipeline's API calls. Nothing was sent.")
         _llm_runner(result, key)
 
 
 def _enrichments(result: dict) -> None:
     names = result.get("enrichments") or []
     if names:
-        st.markdown("**Enrichments** " + " ".join(f"`{n}`" for n in names))
+        st.markdown(
+            "**Then** " + ", ".join(n.replace("_", " ") for n in names),
+            help="Post-processing steps on the answer (the domain's enrichments): " + ", ".join(names),
+        )
 
 
 def _llm_runner(result: dict, key: str) -> None:
@@ -157,7 +186,9 @@ def _llm_runner(result: dict, key: str) -> None:
         return
     if answer.get("error"):
         err = answer["error"]
-        st.warning(f"**{err.get('code')}**: {err.get('message')}", icon=":material/cloud_off:")
+        plain = UPSTREAM_WORDS.get(err.get("code"), "The model could not be asked")
+        st.warning(f"{plain}. {err.get('message')}", icon=":material/cloud_off:")
+        st.caption(f"Error code `{err.get('code')}`")
     llm = answer.get("llm") or {}
     call = llm.get("tool_call")
     if call:

@@ -142,7 +142,7 @@ def run_coverage(router: Router, cases, *, default_today=None, progress=None) ->
     rows: list[CoverageRow] = []
     for i, case in enumerate(cases):
         result = router.route(case.query, today=case.today or default_today, context=case.context)
-        verdict, detail = judge(case, result)
+        verdict, detail = _coverage_verdict(case, result, *judge(case, result))
         cands = result.extra.get("candidates", [])
         confidence = result.top.confidence if result.top else (cands[0]["confidence"] if cands else 0.0)
         top = result.top.name if result.top else None
@@ -154,6 +154,15 @@ def run_coverage(router: Router, cases, *, default_today=None, progress=None) ->
         if progress is not None:
             progress(i + 1, len(cases))
     return CoverageRun(router.name, tuple(rows), report.metrics())
+
+
+def _coverage_verdict(case, result, verdict: str, detail: str) -> tuple[str, str]:
+    """Coverage does not flatter: the expected tool found only as a weak match is "weak", not "ok",
+    unless the case itself expects the weak tier. (eval's own judge, and its figures, are unchanged.)"""
+    if verdict == "ok" and case.tool and not case.status and result.status.value == "weak_matches":
+        conf = result.top.confidence if result.top else 0.0
+        return "weak", f"{case.tool} found only as a weak match ({conf:.2f})"
+    return verdict, detail
 
 
 def confusion(rows: list[CoverageRow] | tuple[CoverageRow, ...], *, limit: int = 25) -> tuple[list[str], list[str], list[list[int]]]:

@@ -22,6 +22,11 @@ def test_not_found_query_fixed_through_the_editor(page, app_url, lexicon_copy, t
     page.goto(app_url + "/coverage")
     wait_idle(page)
     page.get_by_role("heading", name="Coverage").wait_for()
+    # First the golden corpus: its fix box shows one of its own questions ...
+    page.get_by_role("button", name="Run", exact=True).click()
+    wait_idle(page)
+    page.get_by_text("Fix a question that fell through").wait_for()
+    # ... then an uploaded file: the fix box must show the new run's question, not the old one (issue 17, item 3).
     page.get_by_text("Upload a file").click()
     wait_idle(page)
     page.locator(".st-key-coverage_upload").locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(questions))
@@ -30,14 +35,15 @@ def test_not_found_query_fixed_through_the_editor(page, app_url, lexicon_copy, t
     wait_idle(page)
     page.get_by_text("Fix a question that fell through").wait_for()
     shot(page, "coverage_results")
-    picked = page.locator(".st-key-coverage_fix_pick").inner_html()  # the select box shows the question and its tier
+    picked = page.locator('[class*="st-key-coverage_fix_pick_"]').inner_html()  # the select box shows the question and its tier
     assert QUERY in picked and "Not found" in picked
+    assert "show me data" not in picked  # the golden run's first fall-through is gone
     # Choose the canonical term "invoice" for the unknown word, then hand off to the editor.
-    page.locator(".st-key-coverage_fix_canonical_0_0").get_by_role("combobox").click()
+    page.locator('[class*="st-key-coverage_fix_canonical_"]').get_by_role("combobox").click()
     page.keyboard.type("invoice")
     page.keyboard.press("Enter")
     wait_idle(page)
-    assert "invoice" in page.locator(".st-key-coverage_fix_canonical_0_0").inner_html()
+    assert "invoice" in page.locator('[class*="st-key-coverage_fix_canonical_"]').inner_html()
     page.get_by_role("button", name="Fix in the editor").click()
     wait_idle(page)
     page.get_by_role("heading", name="Lexicon editor").wait_for()
