@@ -27,7 +27,7 @@ options = request_options(router)
 
 st.title("Query-routing playground")
 st.caption(
-    f"Ask a business question in {language_phrase(router.domain.settings.languages)}. The router picks the "
+    f"Ask a question in {language_phrase(router.domain.settings.languages)}. The router picks the "
     "tool(s) an AI agent would call, says how sure it is, and shows why."
 )
 
