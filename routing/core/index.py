@@ -101,7 +101,6 @@ class QueryAnalysis:
     text: str  # normalised and typo-corrected, separators kept
     tokens: tuple[Token, ...]
     corrections: tuple[Correction, ...]
-    corrected_tokens: frozenset[int]
     units: tuple[Unit, ...]
     dates: tuple[DateRange, ...]
     concepts: dict[str, str]  # concept -> via (keyword / synonym / fuzzy)
@@ -110,6 +109,15 @@ class QueryAnalysis:
     vague: tuple[str, ...]
     keys: tuple[str, ...]  # content keys in order (concepts, literals, verbs): for phrases and examples
     names: tuple[str, ...] = ()  # unknown words written with a capital inside the query: likely a name
+    source: str = ""  # the query as written (cleaned, not casefolded): names keep their casing
+    source_spans: tuple[tuple[int, int], ...] = ()  # per token, its offsets in `source` ("" / () if unaligned)
+
+    def surface_of(self, first: int, last: int) -> str:
+        """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya"),
+        separators kept; the normalised text where the two cannot be aligned."""
+        if self.source_spans and self.text[self.tokens[first].start : self.tokens[last - 1].end].casefold() == self.source[self.source_spans[first][0] : self.source_spans[last - 1][1]].casefold():
+            return self.source[self.source_spans[first][0] : self.source_spans[last - 1][1]]
+        return self.text[self.tokens[first].start : self.tokens[last - 1].end]
 
     @property
     def normalized(self) -> str:
@@ -289,12 +297,14 @@ class RouterIndex:
         return folded + [f"{x}+{y}" for x, y in zip(folded, folded[1:])]
 
     def _fold_example_key(self, key: str) -> str | None:
+        return next((cand for cand, _, _ in self.unsuffixed(key) if cand in self.example_vocab), None)
+
+    def unsuffixed(self, word: str, min_stem: int = 3):
+        """(candidate, suffix, replacement) for each of the language's suffixes `word` ends with:
+        "invoices" -> ("invoice", "s", ""), ... The one place suffixes are folded."""
         for suffix, repl in self.suffixes:
-            if key.endswith(suffix) and len(key) - len(suffix) >= 3:
-                cand = key[: len(key) - len(suffix)] + repl
-                if cand in self.example_vocab:
-                    return cand
-        return None
+            if word.endswith(suffix) and len(word) - len(suffix) >= min_stem:
+                yield word[: len(word) - len(suffix)] + repl, suffix, repl
 
     def _build_patterns(self) -> None:
         self.patterns: list[CompiledPattern] = []
@@ -350,12 +360,7 @@ class RouterIndex:
 
     def lemma(self, word: str) -> str | None:
         """A known word that `word` is an inflection of ("invoices" -> "invoice"), if any."""
-        for suffix, repl in self.suffixes:
-            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-                cand = word[: len(word) - len(suffix)] + repl
-                if cand in self.phrase_words:
-                    return cand
-        return None
+        return next((cand for cand, _, _ in self.unsuffixed(word) if cand in self.phrase_words), None)
 
     def content_keys(self, text: str) -> list[str]:
         """Content keys of a clean text (a lexicon entry or example): no typo correction."""
@@ -366,7 +371,8 @@ class RouterIndex:
         raw_tokens = tokenize(norm)
         # Capitals are the one language-free sign of a name ("PT Maju Jaya", "Ibu Ratna"); the first
         # word of a sentence does not count.
-        cased = tokenize(clean(query))
+        source = clean(query)
+        cased = tokenize(source)
         capital = [i > 0 and t.text[:1].isupper() for i, t in enumerate(cased)] if len(cased) == len(raw_tokens) else [False] * len(raw_tokens)
         corrections: list[Correction] = []
         corrected_idx: set[int] = set()
@@ -385,16 +391,15 @@ class RouterIndex:
                 continue
             fix = self.correct(w) if correct and not self.is_real_word(w) else None
             if fix is None and correct and not self.is_real_word(w):
-                for suffix, repl in self.suffixes:
-                    # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
-                    if w.endswith(suffix) and len(w) - len(suffix) >= MIN_CORRECTABLE_LEN:
-                        stem_fix = self.correct(w[: len(w) - len(suffix)] + repl)
-                        if stem_fix:
-                            whole = stem_fix[0][: len(stem_fix[0]) - len(repl)] + suffix if repl else stem_fix[0] + suffix
-                            score = OSA.normalized_similarity(w, whole) * 100
-                            if score >= fuzzy_cutoff(len(w)):
-                                fix = (stem_fix[0], round(score, 1))
-                                break
+                # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
+                for stem, suffix, repl in self.unsuffixed(w, MIN_CORRECTABLE_LEN):
+                    stem_fix = self.correct(stem)
+                    if stem_fix:
+                        whole = stem_fix[0][: len(stem_fix[0]) - len(repl)] + suffix if repl else stem_fix[0] + suffix
+                        score = OSA.normalized_similarity(w, whole) * 100
+                        if score >= fuzzy_cutoff(len(w)):
+                            fix = (stem_fix[0], round(score, 1))
+                            break
             if fix is not None:
                 corrections.append(Correction(w, fix[0], fix[1]))
                 corrected_idx.add(i)
@@ -418,6 +423,15 @@ class RouterIndex:
         parts.append(norm[pos:])
         text = "".join(parts)
         dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens else ()
+        # A phrase said twice ("... last month ... last month") is one range, not two.
+        seen_ranges: set = set()
+        unique = []
+        for d in dates:
+            key = (d.text, d.start, d.end)
+            if key not in seen_ranges:
+                seen_ranges.add(key)
+                unique.append(d)
+        unique_dates = tuple(unique)
         in_date = [False] * len(tokens)
         for d in dates:
             a, b = d.span
@@ -451,9 +465,10 @@ class RouterIndex:
             text=text,
             tokens=tuple(tokens),
             corrections=tuple(corrections),
-            corrected_tokens=frozenset(corrected_idx),
+            source=source if len(cased) == len(raw_tokens) else "",
+            source_spans=tuple((t.start, t.end) for t in cased) if len(cased) == len(raw_tokens) else (),
             units=tuple(units),
-            dates=dates,
+            dates=unique_dates,
             concepts=concepts,
             literals=tuple(literals),
             actions=tuple(actions),

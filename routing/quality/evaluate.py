@@ -12,7 +12,8 @@ expected answer:
     negative: [launch my rocket to Mars]   # must be not_found
 
 `tool` is the expected top match; `tools` must all be among the top three; `status` the tier;
-`params` must be among the top match's suggested parameters; `dates` lists expected ranges.
+`params` must be among the top match's suggested parameters; `dates` lists expected ranges;
+`path`, `category` and `model` (the model tier) check the path a tools-design result takes.
 """
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ class GoldenCase:
     today: str | None = None
     line: int = 0
     group: str = ""
+    path: str | None = None
+    category: str | None = None
+    model: str | None = None
 
     @property
     def id(self) -> str:
@@ -165,6 +169,9 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
                     today=str(block.get("today") or today or "") or None,
                     line=qlines.line_of(j) if qlines is not None else line,
                     group=str(block.get("group") or e.get("tool") or status or ""),
+                    path=e.get("path"),
+                    category=e.get("category"),
+                    model=e.get("model"),
                 )
             )
     neg = data.get("negative") or []
@@ -230,7 +237,21 @@ def judge(case: GoldenCase, result: RouteResult) -> tuple[str, str]:
         got_dates = [(d.get("start"), d.get("end")) for d in result.dates]
         if list(case.dates) != got_dates:
             return "wrong_dates", f"expected {list(case.dates)}, got {got_dates}"
+    for name, want in (("path", case.path), ("category", case.category), ("model", case.model)):
+        got = _path_field(result, name)
+        if want is not None and got != want:
+            return f"wrong_{name}", f"expected {name} {want}, got {got}"
     return "ok", ""
+
+
+def _path_field(result: RouteResult, name: str):
+    """path / category / model tier of a result, wherever the result keeps it."""
+    if name == "path":
+        return result.path.value
+    if name == "model":
+        got = getattr(result, "model_tier", None)
+        return got if got is not None else (result.extra or {}).get("model_tier")
+    return getattr(result, name, None)
 
 
 def run_cases(router: Router, cases: Iterable[GoldenCase], *, default_today: str | None = None, progress=None) -> Report:
