@@ -17,8 +17,6 @@ expected answer:
 """
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -190,26 +188,14 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
     return out
 
 
-def load_labelled_csv(path: Path | str, *, text_col: str = "text", label_col: str | None = None) -> list[GoldenCase]:
-    """Queries from a CSV (or a plain text file, one query a line); a label column is optional."""
+def load_labelled_csv(path: Path | str, *, text_col: str = "text", label_col: str | None = "auto") -> list[GoldenCase]:
+    """Queries from a CSV (or a plain text file, one query a line): the importer's reader
+    (routing.quality.importer.read_queries), so every page and command reads a file the same way.
+    A missing text column raises ValueError naming the columns the file has."""
+    from routing.quality.importer import read_queries  # imported here: the importer imports this module
+
     path = Path(path)
-    text = path.read_text(encoding="utf-8-sig")
-    if path.suffix.lower() != ".csv":
-        return [GoldenCase(query=line.strip(), line=i + 1) for i, line in enumerate(text.splitlines()) if line.strip()]
-    csv.field_size_limit(max(csv.field_size_limit(), 10_000_000))
-    rows = list(csv.DictReader(io.StringIO(text, newline="")))
-    if not rows:
-        return []
-    columns = list(rows[0].keys())
-    if text_col not in columns:
-        text_col = columns[0]
-    if label_col is None:
-        label_col = next((c for c in LABEL_COLUMNS if c in columns and c != text_col), None)
-    return [
-        GoldenCase(query=r[text_col], tool=(r.get(label_col) or None) if label_col else None, line=i + 2)
-        for i, r in enumerate(rows)
-        if r.get(text_col)
-    ]
+    return read_queries(path.read_bytes(), is_csv=path.suffix.lower() == ".csv", text_col=text_col, label_col=label_col)
 
 
 # ------------------------------------------------------------------ running
