@@ -9,10 +9,11 @@ it is not or when the question is a negative. Features, all language-free:
 
     top      the top tool's raw score (the weighted signal sum)
     margin   its lead over the runner-up
-    known    the share of the query's content words the domain knows at all (lexicon or examples)
-    example  the top tool's example-similarity signal
-    negative how close the query is to the domain's own out-of-scope examples (negatives.yaml),
-             minus its example similarity: "looks like something we said is not ours"
+    known    the share of the query's content words the domain knows at all (lexicon or examples):
+             a question about something else is mostly words the domain never uses
+    length   log(1 + content words): a short question says less, whatever its score
+    negative the best cosine to the domain's own out-of-scope questions (negatives.yaml):
+             "looks like something we were told is not ours"
 
 The fit is cross-validated (5-fold) to report an honest expected calibration error, then refitted on
 all cases; it is cached beside the domain (`.calibration.json`) under the fingerprint of the
@@ -40,11 +41,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from routing.core.index import QueryAnalysis, RouterIndex
     from routing.core.scoring import Scored
 
-FEATURES = ("top", "margin", "known", "example", "negative")
+FEATURES = ("top", "margin", "known", "length", "negative")
 MIN_CASES = 30
 FOLDS = 5
 CACHE_FILE = ".calibration.json"
-VERSION = 1  # bump when the features or the fit change: older caches are refitted
+VERSION = 2  # bump when the features or the fit change: older caches are refitted
 NEGATIVE_LABELS = frozenset({"oos", "none", "", "out_of_scope", "negative"})
 
 
@@ -109,12 +110,8 @@ def features(a: "QueryAnalysis", scored: list["Scored"], index: "RouterIndex", n
     content = [u for u in a.units if u.role in ("concept", "literal", "action")]
     known = sum(u.role != "literal" or u.key in index.example_vocab or index._fold_example_key(u.key) is not None for u in content)
     known_share = known / len(content) if content else 0.0
-    weight = index.domain.settings.weights.example or 1.0
-    example = (scored[0].breakdown.get("example", 0.0) / weight) if scored else 0.0
-    negative = 0.0
-    if negatives:
-        negative = negatives.cosine(index.example_features(a.keys)) - example
-    return [top, top - second, known_share, example, negative]
+    negative = negatives.cosine(index.example_features(a.keys)) if negatives else 0.0
+    return [top, top - second, known_share, math.log1p(len(content)), negative]
 
 
 # ---------------------------------------------------------------- fitting

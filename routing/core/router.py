@@ -163,7 +163,8 @@ class Router:
         return apply(scored, self.calibrator.probability(features(a, scored, self.index, self.negatives)))
 
     def plan_path(self, status, matches, analysis, query, context):
-        """The hybrid-path layer (routing.hybrid) fills category, model, pipeline, tools, estimate, events."""
+        """A function that adds the path fields (category, model, pipeline, tools, estimate, events) to
+        a routed result, made by routing.paths.plan; None when there is nothing to add."""
         from routing.paths.plan import plan_route
 
         return plan_route(self, status, matches, analysis, query, context)
