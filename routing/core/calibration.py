@@ -274,19 +274,23 @@ def apply(scored: list["Scored"], p: float) -> list["Scored"]:
 
 
 def reliability(router, cases) -> dict:
-    """Top confidence vs being right, over labelled cases (a negative is right when nothing is shown):
-    the bins of a reliability diagram, the ECE, and whether this domain is calibrated."""
-    probs, ys = [], []
+    """Top confidence vs being right, over labelled cases (routed one by one)."""
+    points = []
     for case in cases:
         if not case.tool and case.status != "not_found":
             continue
         r = router.route(case.query, today=case.today or "2026-01-22")
         cands = (r.extra or {}).get("candidates") or []
-        conf = cands[0]["confidence"] if cands else 0.0
-        right = bool(case.tool) and bool(cands) and cands[0]["name"] == case.tool
-        probs.append(conf)
-        ys.append(int(right))
-    model = getattr(router, "calibrator", None)
+        points.append((cands[0]["confidence"] if cands else 0.0, cands[0]["name"] if cands else None, case.tool))
+    return reliability_report(points, getattr(router, "calibrator", None))
+
+
+def reliability_report(points: list[tuple[float, str | None, str | None]], model: Calibrator | None = None) -> dict:
+    """From (top confidence, top tool, expected tool or None for a negative): the bins of a
+    reliability diagram, the expected calibration error, and the domain's fit (if calibrated).
+    A negative's top tool is wrong by definition: a confident answer to it is a miss."""
+    probs = [p for p, _, _ in points]
+    ys = [int(exp is not None and top == exp) for _, top, exp in points]
     return {
         "n": len(ys),
         "accuracy": round(sum(ys) / len(ys), 4) if ys else None,
@@ -295,5 +299,4 @@ def reliability(router, cases) -> dict:
         "fit_cv_ece": model.ece if model else None,
         "fit_cv_ece_raw": model.ece_raw if model else None,
         "bins": reliability_bins(probs, ys),
-        "points": list(zip(probs, ys)),
     }
