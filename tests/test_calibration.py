@@ -155,3 +155,17 @@ def test_banking77_oos_floors(lexicon_root, tmp_path):
     assert accuracy >= 0.78, accuracy  # measured 0.799 (issue 14 started at 0.81 top-1, any tier)
     assert recall >= 0.62, recall  # measured 0.677 (was 0.010)
     assert precision >= 0.88, precision  # measured 0.908 (was 0.75)
+
+
+def test_tuner_picks_low_for_balanced_accuracy_with_negatives(small_domain):
+    from routing.quality.tuning import evaluate, score_cases, sweep
+
+    router = Router.load("mini", small_domain)
+    scored = score_cases(router, load_golden(small_domain / "mini" / "golden.yaml"))
+    assert any(sc.case.status == "not_found" for sc in scored) and any(sc.case.tool for sc in scored)
+    sw = sweep(scored, router.thresholds, "low")
+    best = sw.at(sw.best)
+    assert best.balanced == max(p.balanced for p in sw.points if p.valid)
+    # Rejecting nothing (low 0) or everything (low = medium) is never better than the best.
+    assert best.balanced >= evaluate(scored, router.thresholds.__class__(high=0.85, medium=0.5, low=0.0, margin=0.1)).balanced
+    assert best.balanced > 0.5
