@@ -45,7 +45,7 @@ FEATURES = ("top", "margin", "known", "length", "negative")
 MIN_CASES = 30
 FOLDS = 5
 CACHE_FILE = ".calibration.json"
-VERSION = 2  # bump when the features or the fit change: older caches are refitted
+VERSION = 6  # bump when the features or the fit change: older caches are refitted
 NEGATIVE_LABELS = frozenset({"oos", "none", "", "out_of_scope", "negative"})
 
 

@@ -179,7 +179,42 @@ def split_holdout(utterances: list[str], share: float) -> tuple[list[str], list[
     return [u for u in utterances if u not in held], [u for u in utterances if u in held]
 
 
-def build_domain_files(name: str, rows: LabelledRows, *, holdout: float, source_label: str = "") -> tuple[dict[str, object], ImportResult]:
+# A language is the domain's when its common words (wordfreq Zipf >= this) explain the utterances.
+LANGUAGE_ZIPF = 3.0
+LANGUAGE_MIN_SHARE = 0.3  # of the words the languages chosen so far leave unexplained
+LANGUAGE_MIN_LEFT = 0.1  # another language is considered only while this share is unexplained
+
+
+def infer_languages(texts: list[str], candidates: list[str]) -> list[str]:
+    """The languages of the utterances, among `candidates` (those lexicons/_shared/words.yaml has):
+    greedily, the language whose common words explain most of the words not yet explained.
+    Without it an imported domain had `languages: []`, which turned the real-word guard off
+    ("writing" corrected to "waiting"). Empty without wordfreq."""
+    try:
+        from wordfreq import available_languages, zipf_frequency
+    except ImportError:  # pragma: no cover
+        return []
+    known = set(available_languages())
+    candidates = [c for c in candidates if c in known]
+    words = {w for t in texts for w in re.findall(r"[^\W\d_]{3,}", t.casefold())}
+    if not words or not candidates:
+        return []
+    common = {lang: {w for w in words if zipf_frequency(w, lang) >= LANGUAGE_ZIPF} for lang in candidates}
+    chosen: list[str] = []
+    left = set(words)
+    while len(left) >= LANGUAGE_MIN_LEFT * len(words) and len(chosen) < len(candidates):
+        lang = max((c for c in candidates if c not in chosen), key=lambda c: (len(common[c] & left), c))
+        gain = len(common[lang] & left)
+        if gain < LANGUAGE_MIN_SHARE * len(left):
+            break
+        chosen.append(lang)
+        left -= common[lang]
+    return chosen
+
+
+def build_domain_files(
+    name: str, rows: LabelledRows, *, holdout: float, source_label: str = "", languages: list[str] | None = None
+) -> tuple[dict[str, object], ImportResult]:
     """The parsed content of each file of the new domain (file name -> data), and its summary."""
     tools_yaml: list[dict] = []
     golden_cases: list[dict] = []
@@ -206,7 +241,7 @@ def build_domain_files(name: str, rows: LabelledRows, *, holdout: float, source_
     settings = {
         "name": name,
         "description": f"Imported from {source_label or 'a CSV'}: {len(imported)} intents.",
-        "languages": [],
+        "languages": list(languages or []),
         "thresholds": dict(IMPORTED_THRESHOLDS),
         "dates": {"week_start": "monday", "fiscal_year_start_month": 1},
         "vague": {"words": [], "question": "Could you say a little more about what you need?"},
@@ -267,7 +302,10 @@ def import_labelled_csv(
     if isinstance(source, Path) and not source_label:
         source_label = source.name
     rows = read_labelled_rows(source, text_col=text_col, label_col=label_col)
-    files, summary = build_domain_files(name, rows, holdout=holdout, source_label=source_label)
+    shared_languages = [str(k) for k in (yaml.safe_load((root / SHARED_DIR / "words.yaml").read_text(encoding="utf-8")) or {})]
+    utterances = [u for us in rows.by_label.values() for u in us]
+    languages = infer_languages(utterances, shared_languages)
+    files, summary = build_domain_files(name, rows, holdout=holdout, source_label=source_label, languages=languages)
     # Validate exactly what will be written, through the same loader the router uses.
     texts = {f: HEADERS[f] + _dump(data) for f, data in files.items()}
     parsed = {f: yaml.safe_load(t) for f, t in texts.items() if f not in ("golden.yaml", "negatives.yaml")}
