@@ -300,3 +300,21 @@ def test_a_required_param_left_open_gets_a_note(accounting):
 
 def test_a_bare_verb_asks_what_to_show(accounting):
     assert accounting.route("show me", today=TODAY).status is Status.NEEDS_CLARIFICATION
+
+
+def test_a_grouped_amount_is_searched_for_not_a_record_number(accounting):
+    """"2,500,000" is an amount (digit groups of three), not invoice number 2: a search, with the amount."""
+    r = accounting.route("find an invoice for 2,500,000", today=TODAY)
+    assert r.top.name == "invoice_search" and r.top.suggested_params["query"] == "2,500,000"
+    assert accounting.route("details of invoice 1088", today=TODAY).top.name == "invoice_detail"
+
+
+def test_an_email_address_is_one_search_term(accounting):
+    r = accounting.route("cari kontak dengan email Rina.Putri@gmail.com", today=TODAY)
+    assert r.top.name == "contact_search" and r.top.suggested_params["query"] == "Rina.Putri@gmail.com"
+
+
+def test_colloquial_in_suffix_reads_as_the_verb(accounting):
+    """Indonesian chat writes -kan as -in ("buatin", "cariin"): the suffix rule folds it onto the verb."""
+    a = accounting.analyze("buatin invoice baru", today=TODAY)
+    assert a.units[0].role == "action" and a.units[0].key == "buat"

@@ -65,6 +65,35 @@ def _wordfreq_languages(languages: tuple[str, ...]) -> tuple[str, ...] | None:
     return langs or None
 
 
+def _address_end(tokens, i: int, text: str) -> int:
+    """End (exclusive) of an e-mail address starting at token i (tokens joined by ".", "_", "-" or
+    one "@", no spaces); i + 1 if the run has no "@"."""
+    j = i + 1
+    at = False
+    while j < len(tokens):
+        gap = text[tokens[j - 1].end : tokens[j].start]
+        if gap == "@" and not at:
+            at = True
+        elif gap not in (".", "_", "-"):
+            break
+        j += 1
+    return j if at else i + 1
+
+
+def _amount_end(tokens, i: int, text: str) -> int:
+    """End (exclusive) of a grouped number starting at token i: digits, then groups of exactly
+    three digits each after a single "," or "." ("2,500,000", "1.750.000"); i + 1 if none."""
+    j = i + 1
+    if not tokens[i].text.isdigit() or len(tokens[i].text) > 3:
+        return j
+    while (
+        j < len(tokens) and tokens[j].text.isdigit() and len(tokens[j].text) == 3
+        and text[tokens[j - 1].end : tokens[j].start] in (",", ".")
+    ):
+        j += 1
+    return j
+
+
 def fuzzy_cutoff(length: int) -> float:
     if length <= 4:
         return 75.0
@@ -438,7 +467,7 @@ class RouterIndex:
             for i, tok in enumerate(tokens):
                 if tok.start < b and tok.end > a:
                     in_date[i] = True
-        units = self._units(tokens, in_date, corrected_idx)
+        units = self._units(tokens, in_date, corrected_idx, text)
         concepts: dict[str, str] = {}
         literals: list[str] = []
         actions: list[tuple[str, float]] = []
@@ -473,11 +502,12 @@ class RouterIndex:
             literals=tuple(literals),
             actions=tuple(actions),
             vague=tuple(vague),
-            names=tuple(u.surface for u in units if u.role == "literal" and capital[u.first]),
+            # A name, an amount ("2,500,000") or an address: what a search looks for.
+            names=tuple(u.surface for u in units if u.role == "literal" and (capital[u.first] or u.last - u.first > 1)),
             keys=tuple(keys),
         )
 
-    def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int]) -> list[Unit]:
+    def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
         units: list[Unit] = []
         i = 0
         n = len(tokens)
@@ -489,7 +519,22 @@ class RouterIndex:
                 units.append(Unit("date", "", " ".join(t.text for t in tokens[i:j]), i, j))
                 i = j
                 continue
+            j = _address_end(tokens, i, text)
+            if j > i + 1 and not any(in_date[i:j]):
+                # "rina.putri@gmail.com": an address is one name-like word, what a search looks for.
+                address = text[tokens[i].start : tokens[j - 1].end]
+                units.append(Unit("literal", address, address, i, j))
+                i = j
+                continue
             if tokens[i].is_number:
+                j = _amount_end(tokens, i, text)
+                if j > i + 1:
+                    # "2,500,000" / "1.750.000": digit groups of three make an amount, not a record
+                    # number; like a name, it is what a search looks for.
+                    amount = text[tokens[i].start : tokens[j - 1].end]
+                    units.append(Unit("literal", amount, amount, i, j))
+                    i = j
+                    continue
                 units.append(Unit("number", tokens[i].text, tokens[i].text, i, i + 1))
                 i += 1
                 continue
