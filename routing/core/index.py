@@ -17,7 +17,9 @@ from rapidfuzz.distance import OSA
 from routing.core.model import Domain, Tool
 from routing.core.patterns import check_regex
 from routing.core.schema import Correction
+from routing.core.joined import address_end, amount_end
 from routing.core.text import Token, clean, normalize, tokenize, words
+from routing.core.typos import MIN_CORRECTABLE_LEN, REAL_WORD_ZIPF, fuzzy_cutoff, wordfreq_languages, zipf
 from routing.dates import DateLexicon, DateRange, DateSettings, find_dates
 
 # Strength a verb lends to its kind: a plain verb ("list", "cari") vs one that could mean several
@@ -31,78 +33,6 @@ RELATED_WEIGHT = 0.75
 # Mass of a word the lexicon does not know, relative to a concept (idf units): it dilutes the
 # keyword score of tools that do not explain it, but less than a known concept would.
 LITERAL_MASS = 0.6
-
-# Typo correction thresholds, on an edit similarity (OSA, 0-100: 100 * (1 - edits / longer length)).
-# One typo (a wrong, missing, extra or swapped letter) in a word of n letters scores
-# 100 * (1 - 1/n): n=4 -> 75, n=5 -> 80, n=6 -> 83, n=7 -> 86, n=10 -> 90. Each cutoff admits
-# exactly one typo at that length, and from 10 letters two (80). Words of 4 letters or fewer and
-# anything with a digit are never corrected: too many short words are one edit apart from ours
-# and are real words of their own ("tell"/"telp", "good"/"goods", "tax"/"tag").
-# Below 7 letters the first letter must also agree, since most real typos keep it.
-MIN_CORRECTABLE_LEN = 5
-
-
-# A word at least this common (Zipf scale: 3.5 is about 3 uses per million words) in one of the
-# domain's languages is a real word, never "corrected". Rare misspellings ("expences", 1.4) are
-# still corrected; real words one edit from ours ("pending" 4.0, "scales" 4.0) are left alone.
-REAL_WORD_ZIPF = 3.5
-
-try:  # optional: without wordfreq, typo correction simply has no real-word guard
-    from wordfreq import available_languages as _wordfreq_available
-    from wordfreq import zipf_frequency as _zipf
-except ImportError:  # pragma: no cover - exercised only where wordfreq is missing
-    _wordfreq_available = None
-    _zipf = None
-
-
-def _wordfreq_languages(languages: tuple[str, ...]) -> tuple[str, ...] | None:
-    if _wordfreq_available is None:
-        return None
-    known = _wordfreq_available()
-    langs = tuple(lang for lang in languages if lang in known)
-    for lang in langs:
-        _zipf("a", lang)  # load the language's word list now, at build time, not on a query
-    return langs or None
-
-
-def _address_end(tokens, i: int, text: str) -> int:
-    """End (exclusive) of an e-mail address starting at token i (tokens joined by ".", "_", "-" or
-    one "@", no spaces); i + 1 if the run has no "@"."""
-    j = i + 1
-    at = False
-    while j < len(tokens):
-        gap = text[tokens[j - 1].end : tokens[j].start]
-        if gap == "@" and not at:
-            at = True
-        elif gap not in (".", "_", "-"):
-            break
-        j += 1
-    return j if at else i + 1
-
-
-def _amount_end(tokens, i: int, text: str) -> int:
-    """End (exclusive) of a grouped number starting at token i: digits, then groups of exactly
-    three digits each after a single "," or "." ("2,500,000", "1.750.000"); i + 1 if none."""
-    j = i + 1
-    if not tokens[i].text.isdigit() or len(tokens[i].text) > 3:
-        return j
-    while (
-        j < len(tokens) and tokens[j].text.isdigit() and len(tokens[j].text) == 3
-        and text[tokens[j - 1].end : tokens[j].start] in (",", ".")
-    ):
-        j += 1
-    return j
-
-
-def fuzzy_cutoff(length: int) -> float:
-    if length <= 4:
-        return 75.0
-    if length <= 6:
-        return 80.0
-    if length <= 9:
-        return 85.0
-    return 80.0
-
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -180,7 +110,7 @@ class RouterIndex:
         self._build_patterns()
         self._correction_cache: dict[str, tuple[str, float] | None] = {}
         self._real_word_cache: dict[str, bool] = {}
-        self._real_word_languages = _wordfreq_languages(domain.settings.languages)
+        self._real_word_languages = wordfreq_languages(domain.settings.languages)
 
     # ------------------------------------------------------------ build
 
@@ -384,7 +314,7 @@ class RouterIndex:
         if word not in self._real_word_cache:
             if len(self._real_word_cache) > 50_000:
                 self._real_word_cache.clear()
-            self._real_word_cache[word] = any(_zipf(word, lang) >= REAL_WORD_ZIPF for lang in self._real_word_languages)
+            self._real_word_cache[word] = any(zipf(word, lang) >= REAL_WORD_ZIPF for lang in self._real_word_languages)
         return self._real_word_cache[word]
 
     def lemma(self, word: str) -> str | None:
@@ -519,7 +449,7 @@ class RouterIndex:
                 units.append(Unit("date", "", " ".join(t.text for t in tokens[i:j]), i, j))
                 i = j
                 continue
-            j = _address_end(tokens, i, text)
+            j = address_end(tokens, i, text)
             if j > i + 1 and not any(in_date[i:j]):
                 # "rina.putri@gmail.com": an address is one name-like word, what a search looks for.
                 address = text[tokens[i].start : tokens[j - 1].end]
@@ -527,7 +457,7 @@ class RouterIndex:
                 i = j
                 continue
             if tokens[i].is_number:
-                j = _amount_end(tokens, i, text)
+                j = amount_end(tokens, i, text)
                 if j > i + 1:
                     # "2,500,000" / "1.750.000": digit groups of three make an amount, not a record
                     # number; like a name, it is what a search looks for.
