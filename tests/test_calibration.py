@@ -169,3 +169,16 @@ def test_tuner_picks_low_for_balanced_accuracy_with_negatives(small_domain):
     # Rejecting nothing (low 0) or everything (low = medium) is never better than the best.
     assert best.balanced >= evaluate(scored, router.thresholds.__class__(high=0.85, medium=0.5, low=0.0, margin=0.1)).balanced
     assert best.balanced > 0.5
+
+
+def test_off_topic_questions_keep_the_shape_and_drop_the_domain_words(small_domain):
+    from routing.core.calibration import calibration_cases, off_topic_questions
+
+    router = Router.load("mini", small_domain)
+    cases = [c for c in calibration_cases(small_domain / "mini") if c.tool]
+    made = off_topic_questions(router, cases)
+    assert made and len(made) == len(cases[::4])
+    assert made == off_topic_questions(router, cases)  # deterministic
+    for q in made:
+        keys = router.analyze(q).keys
+        assert keys and not any(router.index.tool_terms[0].get(k) or k in router.index.example_vocab for k in keys), q

@@ -4,8 +4,9 @@ A domain whose settings say `calibration: fit` (the importer writes it) gets a l
 (Platt scaling over several signal features, not the top score alone) fitted when its router is
 built, from the domain's own held-out questions: every labelled case of golden*.yaml / heldout*.yaml
 (never examples of a tool: the importer holds them out) and its negatives (golden `negative:`,
-rows labelled oos / none / empty). A case is a 1 when the top tool is the expected one, a 0 when
-it is not or when the question is a negative. Features, all language-free:
+rows labelled oos / none / empty), plus synthetic off-topic questions (off_topic_questions).
+A case is a 1 when the top tool is the expected one, a 0 when it is not or when the question is
+a negative. Features, all language-free:
 
     top      the top tool's raw score (the weighted signal sum)
     margin   its lead over the runner-up
@@ -45,7 +46,7 @@ FEATURES = ("top", "margin", "known", "length", "negative")
 MIN_CASES = 30
 FOLDS = 5
 CACHE_FILE = ".calibration.json"
-VERSION = 6  # bump when the features or the fit change: older caches are refitted
+VERSION = 7  # bump when the features or the fit change: older caches are refitted
 NEGATIVE_LABELS = frozenset({"oos", "none", "", "out_of_scope", "negative"})
 
 
@@ -225,12 +226,20 @@ def load_or_fit(router, negatives: NearestNegatives | None) -> Calibrator | None
     except (OSError, ValueError, TypeError, KeyError):
         pass
     xs, ys, raw = [], [], []
-    for case in calibration_cases(folder):
+    calibration_cases_cached = calibration_cases(folder)
+    cases_today = calibration_cases_cached[0] if calibration_cases_cached else None
+    for case in calibration_cases_cached:
         a = router.index.analyze(case.query, today=router_today(case))
         scored = router.score(a, top=2)
         xs.append(features(a, scored, router.index, negatives))
         raw.append(scored[0].raw if scored else 0.0)
         ys.append(int(bool(case.tool) and bool(scored) and router.index.tools[scored[0].tool].name == case.tool))
+    for query in off_topic_questions(router, [c for c in calibration_cases_cached if c.tool]):
+        a = router.index.analyze(query, today=router_today(cases_today))
+        scored = router.score(a, top=2)
+        xs.append(features(a, scored, router.index, negatives))
+        raw.append(scored[0].raw if scored else 0.0)
+        ys.append(0)
     model = fit_calibrator(xs, ys, raw)
     _write_cache(cache, {"key": key, "model": model.to_dict() if model else None})
     return model
@@ -239,7 +248,44 @@ def load_or_fit(router, negatives: NearestNegatives | None) -> Calibrator | None
 def router_today(case):
     from routing.core.clock import parse_today
 
-    return parse_today(case.today or "2026-01-22")
+    return parse_today((case.today if case is not None else None) or "2026-01-22")
+
+
+OFF_TOPIC_SHARE = 0.25  # synthetic off-topic questions, as a share of the labelled held-out ones
+COMMON_WORDS = 5000  # drawn from the language's most common words (wordfreq), never the domain's
+
+
+def off_topic_questions(router, cases) -> list[str]:
+    """Questions about something else, made from the domain's own held-out questions: every
+    content word swapped for a common word of the domain's language that the domain never uses
+    ("how do I top up my card" -> "how do I museum up my options"). They teach the calibrator what
+    a question outside the domain looks like, which in-domain negatives cannot: its words are not
+    ours. Deterministic (the choice hangs on a hash of the question)."""
+    import hashlib
+
+    try:
+        from wordfreq import top_n_list
+    except ImportError:  # pragma: no cover
+        return []
+    index = router.index
+    langs = [lang for lang in router.domain.settings.languages] or []
+    pool = [w for lang in langs for w in top_n_list(lang, COMMON_WORDS)
+            if len(w) >= 4 and w.isalpha() and w not in index.known and w not in index.example_vocab]
+    if not pool or not cases:
+        return []
+    step = max(1, round(1 / OFF_TOPIC_SHARE))
+    out = []
+    for case in cases[::step]:
+        a = index.analyze(case.query, today=router_today(case), correct=False)
+        seed = int(hashlib.sha1(case.query.encode("utf-8")).hexdigest()[:8], 16)
+        words = []
+        for k, u in enumerate(a.units):
+            if u.role in ("concept", "literal", "action"):
+                words.append(pool[(seed + 7919 * k) % len(pool)])
+            else:
+                words.append(u.surface)
+        out.append(" ".join(words))
+    return out
 
 
 def _write_cache(path: Path, data: dict) -> None:
