@@ -192,3 +192,7 @@ st.caption("Thick lines: accuracy. Dotted lines: the share of questions in each 
 g = st.columns(2)
 for i, name in enumerate(THRESHOLD_NAMES):
     g[i % 2].plotly_chart(sweep_figure(report.sweeps[name], chosen_values[name], legend=i == 0), width="stretch", key=f"tuner_chart_{name}", config=CHART_CONFIG)
+
+from ui.calibration import render_reliability  # noqa: E402 (issue 14: reliability diagram + ECE)
+
+render_reliability(scored, router, key="tuner_reliability")

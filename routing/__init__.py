@@ -10,7 +10,7 @@ Pure Python: never imports Streamlit. Packages: core (ranking), dates, paths (fa
 designs (one per routing design), editing (safe write-back), quality (eval, tuning, import),
 cli. See README "How it is built".
 """
-from routing.core.errors import ErrorCode, LexiconError, Problem, QueryError
+from routing.core.errors import ErrorCode, LexiconError, Problem
 from routing.core.lexicon import list_domain_names, load_domain
 from routing.core.model import Domain, Thresholds
 from routing.core.router import Router
@@ -28,7 +28,6 @@ __all__ = [
     "Match",
     "Path",
     "Problem",
-    "QueryError",
     "RouteResult",
     "Router",
     "RouterRegistry",

@@ -89,7 +89,7 @@ def test_tuner_slider_changes_tiers_and_apply_writes_yaml(scratch):
     at = app("app_pages/tuner.py").run()
     assert not at.exception
     counts = dict(at.session_state["tuner_tier_counts"])
-    titles = [spec["layout"]["title"]["text"] for spec in chart_specs(at)]
+    titles = [spec["layout"]["title"]["text"] for spec in chart_specs(at) if spec["layout"]["title"]["text"].startswith("Sweeping")]
     assert sorted(titles) == ["Sweeping high", "Sweeping low", "Sweeping margin", "Sweeping medium"]
     # Raise "high" to the top: the fast path empties into multiple matches.
     at.slider(key="tuner_high").set_value(1.0).run()
@@ -121,3 +121,15 @@ def test_tuner_apply_previews_and_warns_when_accuracy_drops(scratch):
     at.button(key="tuner_cancel").click().run()
     assert settings.read_text() == before
     assert not any(b.key == "tuner_confirm" for b in at.button)
+
+
+def test_tuner_shows_the_reliability_diagram_and_ece(scratch):
+    """Issue 14: the tuner draws top confidence against the share right, with the ECE in its title."""
+    at = app("app_pages/tuner.py").run()
+    assert not at.exception
+    specs = chart_specs(at)
+    reliability = [s for s in specs if "Reliability" in str(s.get("layout", {}).get("title", ""))]
+    assert len(reliability) == 1
+    bars = [t for t in reliability[0]["data"] if t.get("type") == "bar"]
+    assert bars and all(0 <= y <= 1 for y in bars[0]["y"])
+    assert any("not calibrated" in c.value for c in at.caption)

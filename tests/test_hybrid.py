@@ -70,7 +70,7 @@ def test_new_invoice_in_hindi_is_bookkeeper(cfo, today):
     r = cfo.route("naya invoice banao for Sharma Traders", today=today)
     assert r.category == "bookkeeper"
     assert r.pipeline and r.pipeline[0]["tool"] == "create_invoice"
-    assert r.pipeline[0]["params"]["customer"] == "sharma traders"
+    assert r.pipeline[0]["params"]["customer"] == "Sharma Traders"  # as the user wrote it
 
 
 def test_greeting_is_general_chat_with_no_tools(cfo, today):

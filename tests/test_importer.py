@@ -143,3 +143,25 @@ def test_banking77_top1_floor(lexicon_root):
     assert metrics["n"] == 3080
     assert metrics["top1"] >= 0.86, metrics["top1"]  # measured 0.878
     assert metrics["top3"] >= 0.94, metrics["top3"]  # measured 0.958
+
+
+def test_eval_data_without_a_text_column_names_the_columns(tmp_path, capsys):
+    """`eval --data` on a CSV whose question column is not `text`: exit 2 and the columns it has,
+    never a silent 0 % from routing the first column."""
+    data = write_csv(tmp_path / "q.csv", [("outstanding invoices", "invoice_list")], header=("question", "tool"))
+    code = main(["eval", "--domain", "accounting", "--data", str(data)])
+    err = capsys.readouterr().err
+    assert code == 2 and "'question'" in err and "'tool'" in err
+    code, metrics = run_cli("eval", "--domain", "accounting", "--data", str(data), "--text-col", "question")
+    assert code == 0 and metrics["n"] == 1 and metrics["top1"] == 1.0
+
+
+def test_import_infers_the_languages_so_the_real_word_guard_is_on(lexicon_root, tmp_path):
+    """Issue 14: an imported domain got `languages: []`, so "writing" was "corrected" into "waiting"."""
+    rows = [(t, label) for label, texts in INTENTS.items() for t in texts if not any(w in t for w in ("kartu", "saldo", "kurs", "dicuri"))]
+    rows += [("I am still waiting for my card", "card_lost"), ("waiting for the top up", "top_up")]
+    import_labelled_csv(write_csv(tmp_path / "en.csv", rows), "enbank", root=lexicon_root, holdout=0)
+    settings = yaml.safe_load((lexicon_root / "enbank" / "settings.yaml").read_text())
+    assert settings["languages"] == ["en"]
+    router = Router.load("enbank", lexicon_root)
+    assert router.route("writing a complaint", today="2026-01-22").corrections == []

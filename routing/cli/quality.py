@@ -16,8 +16,8 @@ def cmd_eval(args) -> int:
         parse_cli_today(args.today)
     if args.data:
         try:
-            cases = load_labelled_csv(args.data, text_col=args.text_col, label_col=args.label_col)
-        except (OSError, UnicodeDecodeError, csv.Error) as exc:
+            cases = load_labelled_csv(args.data, text_col=args.text_col, label_col=args.label_col or "auto")
+        except (OSError, ValueError, csv.Error) as exc:  # ValueError: no text column (named), not UTF-8
             raise UsageError(f"cannot read {args.data}: {exc}") from None
         from routing.quality.importer import relabel_cases  # labels an import had to rename
 

@@ -42,9 +42,3 @@ class LexiconError(Exception):
         head = "; ".join(str(p) for p in self.problems[:5])
         more = f" (+{len(self.problems) - 5} more)" if len(self.problems) > 5 else ""
         super().__init__(head + more)
-
-
-class QueryError(ValueError):
-    """The query itself is unusable (empty, too long, not text)."""
-
-    code = ErrorCode.INVALID_QUERY

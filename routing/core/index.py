@@ -17,7 +17,9 @@ from rapidfuzz.distance import OSA
 from routing.core.model import Domain, Tool
 from routing.core.patterns import check_regex
 from routing.core.schema import Correction
+from routing.core.joined import address_end, amount_end
 from routing.core.text import Token, clean, normalize, tokenize, words
+from routing.core.typos import MIN_CORRECTABLE_LEN, REAL_WORD_ZIPF, fuzzy_cutoff, wordfreq_languages, zipf
 from routing.dates import DateLexicon, DateRange, DateSettings, find_dates
 
 # Strength a verb lends to its kind: a plain verb ("list", "cari") vs one that could mean several
@@ -31,49 +33,6 @@ RELATED_WEIGHT = 0.75
 # Mass of a word the lexicon does not know, relative to a concept (idf units): it dilutes the
 # keyword score of tools that do not explain it, but less than a known concept would.
 LITERAL_MASS = 0.6
-
-# Typo correction thresholds, on an edit similarity (OSA, 0-100: 100 * (1 - edits / longer length)).
-# One typo (a wrong, missing, extra or swapped letter) in a word of n letters scores
-# 100 * (1 - 1/n): n=4 -> 75, n=5 -> 80, n=6 -> 83, n=7 -> 86, n=10 -> 90. Each cutoff admits
-# exactly one typo at that length, and from 10 letters two (80). Words of 4 letters or fewer and
-# anything with a digit are never corrected: too many short words are one edit apart from ours
-# and are real words of their own ("tell"/"telp", "good"/"goods", "tax"/"tag").
-# Below 7 letters the first letter must also agree, since most real typos keep it.
-MIN_CORRECTABLE_LEN = 5
-
-
-# A word at least this common (Zipf scale: 3.5 is about 3 uses per million words) in one of the
-# domain's languages is a real word, never "corrected". Rare misspellings ("expences", 1.4) are
-# still corrected; real words one edit from ours ("pending" 4.0, "scales" 4.0) are left alone.
-REAL_WORD_ZIPF = 3.5
-
-try:  # optional: without wordfreq, typo correction simply has no real-word guard
-    from wordfreq import available_languages as _wordfreq_available
-    from wordfreq import zipf_frequency as _zipf
-except ImportError:  # pragma: no cover - exercised only where wordfreq is missing
-    _wordfreq_available = None
-    _zipf = None
-
-
-def _wordfreq_languages(languages: tuple[str, ...]) -> tuple[str, ...] | None:
-    if _wordfreq_available is None:
-        return None
-    known = _wordfreq_available()
-    langs = tuple(lang for lang in languages if lang in known)
-    for lang in langs:
-        _zipf("a", lang)  # load the language's word list now, at build time, not on a query
-    return langs or None
-
-
-def fuzzy_cutoff(length: int) -> float:
-    if length <= 4:
-        return 75.0
-    if length <= 6:
-        return 80.0
-    if length <= 9:
-        return 85.0
-    return 80.0
-
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -101,7 +60,6 @@ class QueryAnalysis:
     text: str  # normalised and typo-corrected, separators kept
     tokens: tuple[Token, ...]
     corrections: tuple[Correction, ...]
-    corrected_tokens: frozenset[int]
     units: tuple[Unit, ...]
     dates: tuple[DateRange, ...]
     concepts: dict[str, str]  # concept -> via (keyword / synonym / fuzzy)
@@ -110,6 +68,15 @@ class QueryAnalysis:
     vague: tuple[str, ...]
     keys: tuple[str, ...]  # content keys in order (concepts, literals, verbs): for phrases and examples
     names: tuple[str, ...] = ()  # unknown words written with a capital inside the query: likely a name
+    source: str = ""  # the query as written (cleaned, not casefolded): names keep their casing
+    source_spans: tuple[tuple[int, int], ...] = ()  # per token, its offsets in `source` ("" / () if unaligned)
+
+    def surface_of(self, first: int, last: int) -> str:
+        """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya"),
+        separators kept; the normalised text where the two cannot be aligned."""
+        if self.source_spans and self.text[self.tokens[first].start : self.tokens[last - 1].end].casefold() == self.source[self.source_spans[first][0] : self.source_spans[last - 1][1]].casefold():
+            return self.source[self.source_spans[first][0] : self.source_spans[last - 1][1]]
+        return self.text[self.tokens[first].start : self.tokens[last - 1].end]
 
     @property
     def normalized(self) -> str:
@@ -143,7 +110,7 @@ class RouterIndex:
         self._build_patterns()
         self._correction_cache: dict[str, tuple[str, float] | None] = {}
         self._real_word_cache: dict[str, bool] = {}
-        self._real_word_languages = _wordfreq_languages(domain.settings.languages)
+        self._real_word_languages = wordfreq_languages(domain.settings.languages)
 
     # ------------------------------------------------------------ build
 
@@ -289,12 +256,14 @@ class RouterIndex:
         return folded + [f"{x}+{y}" for x, y in zip(folded, folded[1:])]
 
     def _fold_example_key(self, key: str) -> str | None:
+        return next((cand for cand, _, _ in self.unsuffixed(key) if cand in self.example_vocab), None)
+
+    def unsuffixed(self, word: str, min_stem: int = 3):
+        """(candidate, suffix, replacement) for each of the language's suffixes `word` ends with:
+        "invoices" -> ("invoice", "s", ""), ... The one place suffixes are folded."""
         for suffix, repl in self.suffixes:
-            if key.endswith(suffix) and len(key) - len(suffix) >= 3:
-                cand = key[: len(key) - len(suffix)] + repl
-                if cand in self.example_vocab:
-                    return cand
-        return None
+            if word.endswith(suffix) and len(word) - len(suffix) >= min_stem:
+                yield word[: len(word) - len(suffix)] + repl, suffix, repl
 
     def _build_patterns(self) -> None:
         self.patterns: list[CompiledPattern] = []
@@ -345,17 +314,12 @@ class RouterIndex:
         if word not in self._real_word_cache:
             if len(self._real_word_cache) > 50_000:
                 self._real_word_cache.clear()
-            self._real_word_cache[word] = any(_zipf(word, lang) >= REAL_WORD_ZIPF for lang in self._real_word_languages)
+            self._real_word_cache[word] = any(zipf(word, lang) >= REAL_WORD_ZIPF for lang in self._real_word_languages)
         return self._real_word_cache[word]
 
     def lemma(self, word: str) -> str | None:
         """A known word that `word` is an inflection of ("invoices" -> "invoice"), if any."""
-        for suffix, repl in self.suffixes:
-            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-                cand = word[: len(word) - len(suffix)] + repl
-                if cand in self.phrase_words:
-                    return cand
-        return None
+        return next((cand for cand, _, _ in self.unsuffixed(word) if cand in self.phrase_words), None)
 
     def content_keys(self, text: str) -> list[str]:
         """Content keys of a clean text (a lexicon entry or example): no typo correction."""
@@ -366,7 +330,8 @@ class RouterIndex:
         raw_tokens = tokenize(norm)
         # Capitals are the one language-free sign of a name ("PT Maju Jaya", "Ibu Ratna"); the first
         # word of a sentence does not count.
-        cased = tokenize(clean(query))
+        source = clean(query)
+        cased = tokenize(source)
         capital = [i > 0 and t.text[:1].isupper() for i, t in enumerate(cased)] if len(cased) == len(raw_tokens) else [False] * len(raw_tokens)
         corrections: list[Correction] = []
         corrected_idx: set[int] = set()
@@ -385,16 +350,15 @@ class RouterIndex:
                 continue
             fix = self.correct(w) if correct and not self.is_real_word(w) else None
             if fix is None and correct and not self.is_real_word(w):
-                for suffix, repl in self.suffixes:
-                    # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
-                    if w.endswith(suffix) and len(w) - len(suffix) >= MIN_CORRECTABLE_LEN:
-                        stem_fix = self.correct(w[: len(w) - len(suffix)] + repl)
-                        if stem_fix:
-                            whole = stem_fix[0][: len(stem_fix[0]) - len(repl)] + suffix if repl else stem_fix[0] + suffix
-                            score = OSA.normalized_similarity(w, whole) * 100
-                            if score >= fuzzy_cutoff(len(w)):
-                                fix = (stem_fix[0], round(score, 1))
-                                break
+                # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
+                for stem, suffix, repl in self.unsuffixed(w, MIN_CORRECTABLE_LEN):
+                    stem_fix = self.correct(stem)
+                    if stem_fix:
+                        whole = stem_fix[0][: len(stem_fix[0]) - len(repl)] + suffix if repl else stem_fix[0] + suffix
+                        score = OSA.normalized_similarity(w, whole) * 100
+                        if score >= fuzzy_cutoff(len(w)):
+                            fix = (stem_fix[0], round(score, 1))
+                            break
             if fix is not None:
                 corrections.append(Correction(w, fix[0], fix[1]))
                 corrected_idx.add(i)
@@ -418,13 +382,22 @@ class RouterIndex:
         parts.append(norm[pos:])
         text = "".join(parts)
         dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens else ()
+        # A phrase said twice ("... last month ... last month") is one range, not two.
+        seen_ranges: set = set()
+        unique = []
+        for d in dates:
+            key = (d.text, d.start, d.end)
+            if key not in seen_ranges:
+                seen_ranges.add(key)
+                unique.append(d)
+        unique_dates = tuple(unique)
         in_date = [False] * len(tokens)
         for d in dates:
             a, b = d.span
             for i, tok in enumerate(tokens):
                 if tok.start < b and tok.end > a:
                     in_date[i] = True
-        units = self._units(tokens, in_date, corrected_idx)
+        units = self._units(tokens, in_date, corrected_idx, text)
         concepts: dict[str, str] = {}
         literals: list[str] = []
         actions: list[tuple[str, float]] = []
@@ -451,18 +424,20 @@ class RouterIndex:
             text=text,
             tokens=tuple(tokens),
             corrections=tuple(corrections),
-            corrected_tokens=frozenset(corrected_idx),
+            source=source if len(cased) == len(raw_tokens) else "",
+            source_spans=tuple((t.start, t.end) for t in cased) if len(cased) == len(raw_tokens) else (),
             units=tuple(units),
-            dates=dates,
+            dates=unique_dates,
             concepts=concepts,
             literals=tuple(literals),
             actions=tuple(actions),
             vague=tuple(vague),
-            names=tuple(u.surface for u in units if u.role == "literal" and capital[u.first]),
+            # A name, an amount ("2,500,000") or an address: what a search looks for.
+            names=tuple(u.surface for u in units if u.role == "literal" and (capital[u.first] or u.last - u.first > 1)),
             keys=tuple(keys),
         )
 
-    def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int]) -> list[Unit]:
+    def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
         units: list[Unit] = []
         i = 0
         n = len(tokens)
@@ -474,7 +449,22 @@ class RouterIndex:
                 units.append(Unit("date", "", " ".join(t.text for t in tokens[i:j]), i, j))
                 i = j
                 continue
+            j = address_end(tokens, i, text)
+            if j > i + 1 and not any(in_date[i:j]):
+                # "rina.putri@gmail.com": an address is one name-like word, what a search looks for.
+                address = text[tokens[i].start : tokens[j - 1].end]
+                units.append(Unit("literal", address, address, i, j))
+                i = j
+                continue
             if tokens[i].is_number:
+                j = amount_end(tokens, i, text)
+                if j > i + 1:
+                    # "2,500,000" / "1.750.000": digit groups of three make an amount, not a record
+                    # number; like a name, it is what a search looks for.
+                    amount = text[tokens[i].start : tokens[j - 1].end]
+                    units.append(Unit("literal", amount, amount, i, j))
+                    i = j
+                    continue
                 units.append(Unit("number", tokens[i].text, tokens[i].text, i, i + 1))
                 i += 1
                 continue

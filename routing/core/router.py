@@ -42,8 +42,19 @@ class Router:
         self.index = RouterIndex(domain, self.date_lexicon)
         self.encoder = encoder
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
+        # Words that name a parameter ("status", "customer"): the query speaks of it, never a value.
+        self.param_words = frozenset(w for t in domain.tools for p in t.params for w in p.name.casefold().split("_") if len(w) >= 3)
         from routing.paths.config import path_config
 
+        # Calibrated confidence (routing.core.calibration): fitted or read from its cache, never per query.
+        from routing.core.calibration import NearestNegatives, load_or_fit, negative_questions, wants_calibration
+
+        self.calibrator = None
+        self.negatives = None
+        if wants_calibration(domain):
+            negatives = negative_questions(domain.root)
+            self.negatives = NearestNegatives(self.index, negatives) if negatives else None
+            self.calibrator = load_or_fit(self, self.negatives)
         # Path settings and tool groups are part of the lexicon: a broken one fails the build (the
         # registry then keeps serving the last good router) instead of every result.
         path_config(self)
@@ -140,10 +151,20 @@ class Router:
         example = score_example(a, self.index)
         semantic = self.encoder.score(a, self.index) if self.encoder is not None and w.semantic > 0 else {}
         action = score_action(a, self.index, w)
-        return combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, top=top)
+        scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, top=max(top, 2))
+        return self.calibrate(a, scored)[:top]
+
+    def calibrate(self, a: QueryAnalysis, scored: list[Scored]) -> list[Scored]:
+        """The top confidence as the probability it is right (routing.core.calibration), if fitted."""
+        if self.calibrator is None or not scored:
+            return scored
+        from routing.core.calibration import apply, features
+
+        return apply(scored, self.calibrator.probability(features(a, scored, self.index, self.negatives)))
 
     def plan_path(self, status, matches, analysis, query, context):
-        """The hybrid-path layer (routing.hybrid) fills category, model, pipeline, tools, estimate, events."""
+        """A function that adds the path fields (category, model, pipeline, tools, estimate, events) to
+        a routed result, made by routing.paths.plan; None when there is nothing to add."""
         from routing.paths.plan import plan_route
 
         return plan_route(self, status, matches, analysis, query, context)
@@ -182,7 +203,7 @@ class Router:
         out = []
         for s in chosen:
             tool = self.index.tools[s.tool]
-            params, notes = suggest_params(tool, a, s.pattern_params)
+            params, notes = suggest_params(tool, a, s.pattern_params, self.param_words)
             out.append(
                 Match(
                     name=tool.name,

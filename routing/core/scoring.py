@@ -1,9 +1,14 @@
-"""The scoring signals. Each is a small function of the same shape:
+"""The scoring signals, and `combine`, which weighs them into each candidate's raw score.
 
-    signal(analysis, index) -> {tool_index: Signal}
+    match_patterns(analysis, index) -> PatternHits       phrase / term-set / regex hits per tool
+    score_keyword(analysis, index, patterns) -> {tool: Signal}   share of the query's terms it explains
+    score_example(analysis, index) -> {tool: Signal}     likeness to the tool's example questions
+    score_action(analysis, index, weights) -> {kind: (fit, why)}   per kind of tool, not per tool
 
-where `Signal.value` is in [0, 1] and `Signal.parts` splits it among breakdown names. `combine`
-weighs them with the domain's `scoring:` weights into a confidence whose breakdown adds up to it.
+A `Signal.value` is in [0, 1] and `Signal.parts` splits it among breakdown names. `combine` weighs
+them with the domain's `scoring:` weights into a sum (capped at 1) whose breakdown adds up to it.
+That sum is the confidence, unless the domain is calibrated: then routing.core.calibration turns
+it into a probability and adds a `calibration` term to the breakdown (Router.calibrate).
 """
 from __future__ import annotations
 

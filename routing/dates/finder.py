@@ -108,6 +108,20 @@ class PhraseFinder:
         add(rf"(?P<nbefore>{_alt(r['next_before_number'])})\s+{quantity}", self._build_rolling)
         add(rf"{quantity}\s+(?P<nafter>{_alt(r['next_after_unit'])})", self._build_rolling)
 
+        # Weekdays: "next friday", "Jumat lalu", "on Tuesday", "hari Selasa", "friday".
+        for code, position, day_words, prefixes in self._weekday_langs:
+            wdays = _alt(day_words)
+            own_mods = self._modifier_of.get(code, {})
+            if own_mods:
+                mod = _alt(own_mods)
+                body = (rf"(?:{_alt(prefixes)}\s+)?(?P<wmod>{mod})\s+(?P<wday>{wdays})" if position == "before" and prefixes
+                        else rf"(?P<wmod>{mod})\s+(?P<wday>{wdays})" if position == "before"
+                        else rf"(?:(?:{_alt(prefixes)})\s+)?(?P<wday>{wdays})\s+(?P<wmod>{mod})" if prefixes
+                        else rf"(?P<wday>{wdays})\s+(?P<wmod>{mod})")
+                add(body, self._weekday_builder(code))
+            lead = rf"(?:(?:{_alt(prefixes)})\s+)?" if prefixes else ""
+            add(rf"{lead}(?P<wday>{wdays})", self._weekday_builder(code))
+
         # Quarters: "Q1", "Q3 2016", "kuartal ke-2", "triwulan II 2025", "third quarter of 2016", "2019-Q1"
         add(rf"(?P<ql>{_alt(quarter_letters)})\s?(?P<qd>\d+){year_suffix}", self._build_quarter)
         add(rf"(?P<qw>{quarter_words})\s*(?:{ordinal_prefix}\s*)?{quarter_number}{year_suffix}",
@@ -211,7 +225,7 @@ class PhraseFinder:
         }
         # Cheap gate: no digit and no anchor word means no date; most queries stop here.
         anchors = (set(self._unit_of) | set(self._one_unit_of) | set(self._month_of)
-                   | set(self._phrase_rule))  # every family needs a digit, a unit, a month or a phrase
+                   | set(self._phrase_rule) | set(self._weekday_of))  # every family needs a digit, a unit, a month or a phrase
         self._gate = re.compile(rf"\d|{_B}{_alt(anchors)}{_E}", flags)
         self._month_gate = re.compile(rf"{_B}{month_any}", flags)
 

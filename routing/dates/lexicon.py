@@ -115,6 +115,8 @@ class DateLexicon(PhraseFinder, RangeReadings):
         self._joiners: set[str] = set()
         self._ordinal_value: dict[str, int] = {}
         self._month_of: dict[str, int] = {}
+        self._weekday_of: dict[str, int] = {}  # weekday word -> 0 (Monday) .. 6 (Sunday)
+        weekday_langs: list[tuple[str, str, list[str], list[str]]] = []  # (language, position, weekday words, prefixes)
         self._month_modifier_of: dict[str, dict[str, str]] = {}  # language -> word -> this/last/next
         self._year_phrase_of: dict[str, str] = {}                 # "last year", "tahun lalu" -> last
         month_modifiers: list[tuple[str, str, list[str]]] = []    # (language, position, words)
@@ -224,6 +226,19 @@ class DateLexicon(PhraseFinder, RangeReadings):
             context_months.update(reader.words(block, "months_needing_context",
                                                f"{where}.months_needing_context"))
 
+            weekdays = reader.mapping(block, "weekdays", f"{where}.weekdays")
+            own_days: list[str] = []
+            for number, names in weekdays.items():
+                line = weekdays.key_lines.get(number, weekdays.line)
+                if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 7:
+                    reader.fail(line, f"{where}.weekdays: {number!r} is not a weekday number 1-7 (ISO numbering: 1 to 7)")
+                for word in reader.words(weekdays, number, f"{where}.weekdays.{number}"):
+                    _put(self._weekday_of, word, number - 1, reader, line, "weekday")
+                    own_days.append(word)
+            if own_days:
+                weekday_langs.append((where, block.get("modifier_position", "before"), own_days,
+                                      reader.words(block, "weekday_prefixes", f"{where}.weekday_prefixes")))
+
             for key in ("ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes",
                         "day_month_joiners", "year_context", "year_joiners", "month_parts",
                         "year_genitives"):
@@ -267,7 +282,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
 
         # Everything the lexicon knows, for the router's typo corrector.
         for table in (self._phrase_rule, self._unit_of, self._one_unit_of, self._number_value,
-                      self._scale_value, self._teen_value, self._ordinal_value, self._month_of):
+                      self._scale_value, self._teen_value, self._ordinal_value, self._month_of, self._weekday_of):
             self._vocabulary.update(table)
         for own in (*self._modifier_of.values(), *self._month_modifier_of.values()):
             self._vocabulary.update(own)
@@ -278,6 +293,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
             self._vocabulary.update(single)
         self._single_words = {w for _, _, _, _, single in languages for w in single}
 
+        self._weekday_langs = weekday_langs
         self._compile(languages, alone_months, quarter_letters, month_modifiers)
 
     # ----------------------------------------------------------------------------------------

@@ -49,6 +49,25 @@ class RangeReadings:
             return ctx.relative(m, mod, unit)
         return build
 
+    def _weekday_builder(self, code: str) -> Callable:
+        """A weekday alone: the latest one up to today ("on Tuesday" asks about data, which is past).
+        With this / last / next: that day of this / the previous / the next week (week start from
+        the domain's settings)."""
+        modifier_of = self._modifier_of.get(code, {})
+
+        def build(ctx: _Context, m: re.Match) -> DateRange:
+            t = ctx.today
+            day = self._weekday_of[_norm(m.group("wday"))]
+            mod = modifier_of.get(_norm(m.group("wmod"))) if m.groupdict().get("wmod") else None
+            if mod is None:
+                start, _ = ctx.days(t, -((t.weekday() - day) % 7), 0)
+                return ctx.calendar(m, "weekday", start, start)
+            week_start = -((t.weekday() - ctx.settings.week_start) % 7)
+            offset = week_start + (day - ctx.settings.week_start) % 7 + 7 * {"this": 0, "last": -1, "next": 1}[mod]
+            start, _ = ctx.days(t, offset, 0)
+            return ctx.calendar(m, f"{mod}_weekday", start, start)
+        return build
+
     def _build_single(self, ctx: "_Context", m: re.Match) -> DateRange:
         return ctx.rolling(m, self._unit_of[_norm(m.group("unit"))], 1, future=False)
 

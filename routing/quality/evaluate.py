@@ -16,11 +16,10 @@ expected answer:
 `error` is the expected error code (null: none). A key of `expect` that names one of the design's
 own result fields (RouteResult.design_fields, e.g. `intent: deep`, `depth: L1`) is checked too.
 A case block may give a `context:` mapping passed to route (conversation, request options).
+`path`, `category` and `model` (the model tier) check the path a tools-design result takes.
 """
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -49,6 +48,9 @@ class GoldenCase:
     error: str | None = None  # expected error code; "" = expect none (not checked when None)
     fields: tuple[tuple[str, Any], ...] = ()  # expected values of other result fields
     context: dict | None = field(default=None, compare=False, hash=False)  # passed to route
+    path: str | None = None
+    category: str | None = None
+    model: str | None = None
 
     @property
     def id(self) -> str:
@@ -159,7 +161,7 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
         if not all(isinstance(d, dict) and "start" in d and "end" in d for d in expected_dates):
             problems.append(Problem(label, line, "each expected date needs start: and end:"))
             continue
-        known_keys = {"tool", "tools", "status", "params", "dates", "error"}
+        known_keys = {"tool", "tools", "status", "params", "dates", "error", "path", "category", "model"}
         expected_error = ("" if e["error"] is None else str(e["error"])) if "error" in e else None
         context = block.get("context")
         if context is not None and not isinstance(context, dict):
@@ -180,6 +182,9 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
                     error=expected_error,
                     fields=tuple((k, v) for k, v in e.items() if k not in known_keys),
                     context=dict(context) if context else None,
+                    path=e.get("path"),
+                    category=e.get("category"),
+                    model=e.get("model"),
                 )
             )
     neg = data.get("negative") or []
@@ -198,26 +203,14 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
     return out
 
 
-def load_labelled_csv(path: Path | str, *, text_col: str = "text", label_col: str | None = None) -> list[GoldenCase]:
-    """Queries from a CSV (or a plain text file, one query a line); a label column is optional."""
+def load_labelled_csv(path: Path | str, *, text_col: str = "text", label_col: str | None = "auto") -> list[GoldenCase]:
+    """Queries from a CSV (or a plain text file, one query a line): the importer's reader
+    (routing.quality.importer.read_queries), so every page and command reads a file the same way.
+    A missing text column raises ValueError naming the columns the file has."""
+    from routing.quality.importer import read_queries  # imported here: the importer imports this module
+
     path = Path(path)
-    text = path.read_text(encoding="utf-8-sig")
-    if path.suffix.lower() != ".csv":
-        return [GoldenCase(query=line.strip(), line=i + 1) for i, line in enumerate(text.splitlines()) if line.strip()]
-    csv.field_size_limit(max(csv.field_size_limit(), 10_000_000))
-    rows = list(csv.DictReader(io.StringIO(text, newline="")))
-    if not rows:
-        return []
-    columns = list(rows[0].keys())
-    if text_col not in columns:
-        text_col = columns[0]
-    if label_col is None:
-        label_col = next((c for c in LABEL_COLUMNS if c in columns and c != text_col), None)
-    return [
-        GoldenCase(query=r[text_col], tool=(r.get(label_col) or None) if label_col else None, line=i + 2)
-        for i, r in enumerate(rows)
-        if r.get(text_col)
-    ]
+    return read_queries(path.read_bytes(), is_csv=path.suffix.lower() == ".csv", text_col=text_col, label_col=label_col)
 
 
 # ------------------------------------------------------------------ running
@@ -254,7 +247,21 @@ def judge(case: GoldenCase, result: RouteResult) -> tuple[str, str]:
         got_dates = [(d.get("start"), d.get("end")) for d in result.dates]
         if list(case.dates) != got_dates:
             return "wrong_dates", f"expected {list(case.dates)}, got {got_dates}"
+    for name, want in (("path", case.path), ("category", case.category), ("model", case.model)):
+        got = _path_field(result, name)
+        if want is not None and got != want:
+            return f"wrong_{name}", f"expected {name} {want}, got {got}"
     return "ok", ""
+
+
+def _path_field(result: RouteResult, name: str):
+    """path / category / model tier of a result, wherever the result keeps it."""
+    if name == "path":
+        return result.path.value
+    if name == "model":
+        got = getattr(result, "model_tier", None)
+        return got if got is not None else (result.extra or {}).get("model_tier")
+    return getattr(result, name, None)
 
 
 def run_cases(router: Router, cases: Iterable[GoldenCase], *, default_today: str | None = None, progress=None) -> Report:

@@ -27,10 +27,9 @@ from routing.core.lexicon import (
     DEFAULT_LEXICON_ROOT,
     SHARED_DIR,
     domain_from_data,
-    list_domain_names,
 )
 from routing.core.model import Domain
-from routing.quality.evaluate import GoldenCase
+from routing.quality.evaluate import LABEL_COLUMNS, GoldenCase
 
 # Tool names as the OpenAI "tools" format accepts them; other characters become "_".
 TOOL_NAME_RE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -42,7 +41,11 @@ REFERENCE_TODAY = "2026-01-22"  # golden corpora resolve dates against one fixed
 # Scoring for an imported domain: the examples are all it knows, so example similarity carries
 # the confidence; keywords and patterns count once a person adds synonyms and patterns.
 IMPORTED_WEIGHTS = {"keyword": 0.35, "pattern": 0.35, "action": 0.0, "example": 1.0, "fuzzy_penalty": 0.03}
-IMPORTED_THRESHOLDS = {"high": 0.6, "medium": 0.4, "low": 0.2, "margin": 0.05}
+# The contract's own tiers: an imported domain is calibrated (`calibration: fit`, see
+# routing/core/calibration.py), so its confidence is a probability and the defaults mean what they say.
+IMPORTED_THRESHOLDS = {"high": 0.85, "medium": 0.5, "low": 0.3, "margin": 0.1}
+# Rows whose label says "not one of ours": negatives, for calibration and out-of-scope rejection.
+from routing.core.calibration import NEGATIVE_LABELS  # noqa: E402
 
 
 class ImportProblem(ValueError):
@@ -92,6 +95,7 @@ class LabelledRows:
     by_label: dict[str, list[str]]  # label -> distinct utterances, in file order
     rows_read: int
     skipped: tuple[str, ...]
+    negatives: tuple[str, ...] = ()  # rows labelled oos / none / empty: questions that are not ours
 
 
 def tool_name_for(label: str) -> str:
@@ -135,17 +139,21 @@ def read_labelled_rows(source: str | bytes | Path, *, text_col: str = "text", la
     by_label: dict[str, list[str]] = {}
     seen: dict[str, set[str]] = {}
     skipped: list[str] = []
+    negatives: dict[str, str] = {}
     rows = 0
     try:
         for line_no, row in enumerate(reader, start=2):
             rows += 1
             text = " ".join((row.get(text_col) or "").split())
             label = (row.get(label_col) or "").strip()
-            if not text or not label:
-                skipped.append(f"line {line_no}: empty {'text' if not text else 'label'}")
+            if not text:
+                skipped.append(f"line {line_no}: empty text")
                 continue
             if len(text) > MAX_UTTERANCE_CHARS:
                 skipped.append(f"line {line_no}: text longer than {MAX_UTTERANCE_CHARS} characters")
+                continue
+            if label.casefold() in NEGATIVE_LABELS:
+                negatives.setdefault(text.casefold(), text)
                 continue
             key = text.casefold()
             if key in seen.setdefault(label, set()):
@@ -156,8 +164,8 @@ def read_labelled_rows(source: str | bytes | Path, *, text_col: str = "text", la
     except csv.Error as exc:
         raise ImportProblem(f"The CSV cannot be read near line {reader.line_num}: {exc}.") from None
     if not by_label:
-        raise ImportProblem("No labelled utterances found: every row has an empty text or label.")
-    return LabelledRows(by_label, rows, tuple(skipped))
+        raise ImportProblem("No labelled utterances found: every row has an empty text or a negative label (oos / none / empty).")
+    return LabelledRows(by_label, rows, tuple(skipped), tuple(negatives.values()))
 
 
 def split_holdout(utterances: list[str], share: float) -> tuple[list[str], list[str]]:
@@ -171,7 +179,42 @@ def split_holdout(utterances: list[str], share: float) -> tuple[list[str], list[
     return [u for u in utterances if u not in held], [u for u in utterances if u in held]
 
 
-def build_domain_files(name: str, rows: LabelledRows, *, holdout: float, source_label: str = "") -> tuple[dict[str, object], ImportResult]:
+# A language is the domain's when its common words (wordfreq Zipf >= this) explain the utterances.
+LANGUAGE_ZIPF = 3.0
+LANGUAGE_MIN_SHARE = 0.3  # of the words the languages chosen so far leave unexplained
+LANGUAGE_MIN_LEFT = 0.1  # another language is considered only while this share is unexplained
+
+
+def infer_languages(texts: list[str], candidates: list[str]) -> list[str]:
+    """The languages of the utterances, among `candidates` (those lexicons/_shared/words.yaml has):
+    greedily, the language whose common words explain most of the words not yet explained.
+    Without it an imported domain had `languages: []`, which turned the real-word guard off
+    ("writing" corrected to "waiting"). Empty without wordfreq."""
+    try:
+        from wordfreq import available_languages, zipf_frequency
+    except ImportError:  # pragma: no cover
+        return []
+    known = set(available_languages())
+    candidates = [c for c in candidates if c in known]
+    words = {w for t in texts for w in re.findall(r"[^\W\d_]{3,}", t.casefold())}
+    if not words or not candidates:
+        return []
+    common = {lang: {w for w in words if zipf_frequency(w, lang) >= LANGUAGE_ZIPF} for lang in candidates}
+    chosen: list[str] = []
+    left = set(words)
+    while len(left) >= LANGUAGE_MIN_LEFT * len(words) and len(chosen) < len(candidates):
+        lang = max((c for c in candidates if c not in chosen), key=lambda c: (len(common[c] & left), c))
+        gain = len(common[lang] & left)
+        if gain < LANGUAGE_MIN_SHARE * len(left):
+            break
+        chosen.append(lang)
+        left -= common[lang]
+    return chosen
+
+
+def build_domain_files(
+    name: str, rows: LabelledRows, *, holdout: float, source_label: str = "", languages: list[str] | None = None
+) -> tuple[dict[str, object], ImportResult]:
     """The parsed content of each file of the new domain (file name -> data), and its summary."""
     tools_yaml: list[dict] = []
     golden_cases: list[dict] = []
@@ -194,22 +237,26 @@ def build_domain_files(name: str, rows: LabelledRows, *, holdout: float, source_
         if held:
             golden_cases.append({"expect": {"tool": tool}, "queries": held})
         imported.append(ImportedTool(tool, label, len(examples), len(held)))
+    negatives, negatives_held = split_holdout(list(rows.negatives), holdout) if rows.negatives else ([], [])
     settings = {
         "name": name,
         "description": f"Imported from {source_label or 'a CSV'}: {len(imported)} intents.",
-        "languages": [],
+        "languages": list(languages or []),
         "thresholds": dict(IMPORTED_THRESHOLDS),
         "dates": {"week_start": "monday", "fiscal_year_start_month": 1},
         "vague": {"words": [], "question": "Could you say a little more about what you need?"},
         "scoring": dict(IMPORTED_WEIGHTS),
+        "calibration": "fit",
     }
     files = {
         "settings.yaml": settings,
         "tools.yaml": {"tools": tools_yaml},
         "synonyms.yaml": {},
         "patterns.yaml": {"patterns": []},
-        "golden.yaml": {"today": REFERENCE_TODAY, "cases": golden_cases, "negative": []},
+        "golden.yaml": {"today": REFERENCE_TODAY, "cases": golden_cases, "negative": negatives_held},
     }
+    if negatives:
+        files["negatives.yaml"] = {"negatives": negatives}
     summary = ImportResult(name, Path(), tuple(imported), rows.rows_read, rows.skipped, renamed)
     return files, summary
 
@@ -220,6 +267,7 @@ HEADERS = {
     "synonyms.yaml": "# Canonical term -> variants. Add terms here to make keywords count.\n",
     "patterns.yaml": "# Phrases / term sets / regexes -> a tool (see lexicons/accounting/patterns.yaml).\n",
     "golden.yaml": "# Held-out utterances (never used as examples): python -m routing eval --domain NAME\n",
+    "negatives.yaml": "# Questions that are not this domain's (rows labelled oos / none / empty): they teach it to say no.\n",
 }
 
 
@@ -254,10 +302,13 @@ def import_labelled_csv(
     if isinstance(source, Path) and not source_label:
         source_label = source.name
     rows = read_labelled_rows(source, text_col=text_col, label_col=label_col)
-    files, summary = build_domain_files(name, rows, holdout=holdout, source_label=source_label)
+    shared_languages = [str(k) for k in (yaml.safe_load((root / SHARED_DIR / "words.yaml").read_text(encoding="utf-8")) or {})]
+    utterances = [u for us in rows.by_label.values() for u in us]
+    languages = infer_languages(utterances, shared_languages)
+    files, summary = build_domain_files(name, rows, holdout=holdout, source_label=source_label, languages=languages)
     # Validate exactly what will be written, through the same loader the router uses.
     texts = {f: HEADERS[f] + _dump(data) for f, data in files.items()}
-    parsed = {f: yaml.safe_load(t) for f, t in texts.items() if f != "golden.yaml"}
+    parsed = {f: yaml.safe_load(t) for f, t in texts.items() if f not in ("golden.yaml", "negatives.yaml")}
     domain_from_data(name, parsed, root=root)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=root))
     staging.chmod(0o755)  # mkdtemp makes it private; a domain folder is ordinary
@@ -296,14 +347,20 @@ def csv_columns(source: str | bytes) -> list[str]:
 
 
 def read_queries(source: str | bytes, *, is_csv: bool, text_col: str = "text", label_col: str | None = None) -> list[GoldenCase]:
-    """Queries to run from an upload: a CSV (text column, optional label column = expected tool)
-    or plain text, one query a line."""
+    """Queries to run (the one reader of labelled query files: eval --data, coverage, tuner):
+    a CSV (text column; optional label column = the expected tool, a label oos / none / empty
+    = a negative that must come back not_found) or plain text, one query a line.
+    `label_col="auto"` takes the first of LABEL_COLUMNS the header has."""
     text = _decode(source)
     if not is_csv:
         return [GoldenCase(query=line.strip(), line=i + 1) for i, line in enumerate(text.splitlines()) if line.strip()]
     columns = csv_columns(text)
     if text_col not in columns:
-        raise ImportProblem(f"Column {text_col!r} not found; the header has {', '.join(repr(c) for c in columns) or 'nothing'}.")
+        raise ImportProblem(f"Column {text_col!r} not found; the header has {', '.join(repr(c) for c in columns) or 'nothing'}. Name the text column (--text-col).")
+    if label_col == "auto":
+        label_col = next((c for c in LABEL_COLUMNS if c in columns and c != text_col), None)
+    elif label_col is not None and label_col not in columns:
+        raise ImportProblem(f"Column {label_col!r} not found; the header has {', '.join(repr(c) for c in columns)}.")
     try:
         reader = csv.reader(io.StringIO(text, newline=""))
         next(reader, None)
@@ -312,9 +369,16 @@ def read_queries(source: str | bytes, *, is_csv: bool, text_col: str = "text", l
         out = []
         for i, row in enumerate(reader):
             query = " ".join(row[ti].split()) if ti < len(row) else ""
-            label = row[li].strip() if li is not None and li < len(row) else ""
-            if query:
-                out.append(GoldenCase(query=query, tool=label or None, line=i + 2))
+            if not query:
+                continue
+            if li is None:
+                out.append(GoldenCase(query=query, line=i + 2))
+                continue
+            label = row[li].strip() if li < len(row) else ""
+            if label.casefold() in NEGATIVE_LABELS:
+                out.append(GoldenCase(query=query, status="not_found", line=i + 2, group="negative"))
+            else:
+                out.append(GoldenCase(query=query, tool=label, line=i + 2))
         return out
     except csv.Error as exc:
         raise ImportProblem(f"The CSV cannot be read: {exc}.") from None
@@ -326,7 +390,3 @@ def relabel_cases(domain: Domain, cases: list[GoldenCase]) -> list[GoldenCase]:
     if not renamed:
         return cases
     return [replace(c, tool=renamed.get(c.tool, c.tool)) if c.tool else c for c in cases]
-
-
-def existing_domains(root: Path | str = DEFAULT_LEXICON_ROOT) -> list[str]:
-    return list_domain_names(Path(root))

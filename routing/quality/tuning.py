@@ -7,7 +7,10 @@ hundred thousand comparisons, not 404 routing passes.
 What counts as right:
 - top-1: the tier shows matches (activated / multiple / weak) and the first is the expected tool;
 - tier: the expected status when the case has one; for a case labelled with a tool only, the fast
-  path exactly when the top tool is right (activated if right, any other tier if wrong).
+  path exactly when the top tool is right (activated if right, any other tier if wrong);
+- balanced: with negatives (rows labelled oos / none / empty, golden `negative:`), the mean of
+  in-scope accuracy (shown and right) and the share of negatives rejected (nothing shown). A sweep's
+  best value maximises it when the set has negatives, so rejecting everything or nothing never wins.
 """
 from __future__ import annotations
 
@@ -48,6 +51,7 @@ class SweepPoint:
     tier_accuracy: float | None
     top1: float | None
     shares: dict[str, float]  # status -> share of all cases
+    balanced: float | None = None  # balanced accuracy (in-scope right vs negatives rejected), with negatives
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ class Evaluation:
     tier_accuracy: float | None
     top1: float | None
     counts: dict[str, int]
+    balanced: float | None = None
 
     @property
     def shares(self) -> dict[str, float]:
@@ -121,7 +126,7 @@ def _tier_right(sc: ScoredCase, status: Status) -> bool | None:
 
 def evaluate(scored: list[ScoredCase], th: Thresholds) -> Evaluation:
     counts = {s.value: 0 for s in Status}
-    tier_ok = tier_n = top_ok = top_n = 0
+    tier_ok = tier_n = top_ok = top_n = neg_ok = neg_n = 0
     for sc in scored:
         status = sc.status(th)
         counts[status.value] += 1
@@ -132,12 +137,16 @@ def evaluate(scored: list[ScoredCase], th: Thresholds) -> Evaluation:
         if sc.case.tool:
             top_n += 1
             top_ok += status in SHOWN and sc.top_name == sc.case.tool
+        elif sc.case.status == Status.NOT_FOUND.value:
+            neg_n += 1
+            neg_ok += status not in SHOWN
     return Evaluation(
         n=len(scored),
         n_labelled=top_n,
         tier_accuracy=tier_ok / tier_n if tier_n else None,
         top1=top_ok / top_n if top_n else None,
         counts=counts,
+        balanced=(top_ok / top_n + neg_ok / neg_n) / 2 if top_n and neg_n else None,
     )
 
 
@@ -165,18 +174,19 @@ def sweep(scored: list[ScoredCase], current: Thresholds, name: str, *, step: flo
             points.append(SweepPoint(value, False, None, None, {}))
             continue
         ev = evaluate(scored, th)
-        points.append(SweepPoint(value, True, ev.tier_accuracy, ev.top1, ev.shares))
+        points.append(SweepPoint(value, True, ev.tier_accuracy, ev.top1, ev.shares, ev.balanced))
     return Sweep(name, getattr(current, name), _best(points, getattr(current, name)), tuple(points))
 
 
 def _best(points: list[SweepPoint], current: float) -> float:
-    """Highest tier accuracy, then top-1; among equals the value nearest the current one."""
+    """Highest balanced accuracy (when the set has negatives), then tier accuracy, then top-1;
+    among equals the value nearest the current one."""
     valid = [p for p in points if p.valid]
     if not valid:
         return current
 
     def key(p: SweepPoint):
-        return (round(p.tier_accuracy or 0.0, 6), round(p.top1 or 0.0, 6), -abs(p.value - current))
+        return (round(p.balanced or 0.0, 6), round(p.tier_accuracy or 0.0, 6), round(p.top1 or 0.0, 6), -abs(p.value - current))
 
     return max(valid, key=key).value
 

@@ -1,0 +1,49 @@
+"""Typo correction settings: how far a word may be from ours, and which words are real words of
+the domain's languages (wordfreq) and so never corrected. Used by routing.core.index."""
+from __future__ import annotations
+
+# Typo correction thresholds, on an edit similarity (OSA, 0-100: 100 * (1 - edits / longer length)).
+# One typo (a wrong, missing, extra or swapped letter) in a word of n letters scores
+# 100 * (1 - 1/n): n=4 -> 75, n=5 -> 80, n=6 -> 83, n=7 -> 86, n=10 -> 90. Each cutoff admits
+# exactly one typo at that length, and from 10 letters two (80). Words of 4 letters or fewer and
+# anything with a digit are never corrected: too many short words are one edit apart from ours
+# and are real words of their own ("tell"/"telp", "good"/"goods", "tax"/"tag").
+# Below 7 letters the first letter must also agree, since most real typos keep it.
+MIN_CORRECTABLE_LEN = 5
+
+
+# A word at least this common (Zipf scale: 3.5 is about 3 uses per million words) in one of the
+# domain's languages is a real word, never "corrected". Rare misspellings ("expences", 1.4) are
+# still corrected; real words one edit from ours ("pending" 4.0, "scales" 4.0) are left alone.
+REAL_WORD_ZIPF = 3.5
+
+try:  # optional: without wordfreq, typo correction simply has no real-word guard
+    from wordfreq import available_languages as _wordfreq_available
+    from wordfreq import zipf_frequency as _zipf
+except ImportError:  # pragma: no cover - exercised only where wordfreq is missing
+    _wordfreq_available = None
+    _zipf = None
+
+
+def zipf(word: str, lang: str) -> float:
+    return _zipf(word, lang)
+
+
+def wordfreq_languages(languages: tuple[str, ...]) -> tuple[str, ...] | None:
+    if _wordfreq_available is None:
+        return None
+    known = _wordfreq_available()
+    langs = tuple(lang for lang in languages if lang in known)
+    for lang in langs:
+        _zipf("a", lang)  # load the language's word list now, at build time, not on a query
+    return langs or None
+
+
+def fuzzy_cutoff(length: int) -> float:
+    if length <= 4:
+        return 75.0
+    if length <= 6:
+        return 80.0
+    if length <= 9:
+        return 85.0
+    return 80.0
