@@ -16,7 +16,7 @@ from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, Domain, Thres
 from routing.core.params import suggest_params
 from routing.paths.decide import decide_path
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
-from routing.core.scoring import Scored, combine, match_patterns, score_action, score_example, score_keyword
+from routing.core.scoring import Scored, combine, match_patterns, score_action, score_example, score_keyword, score_semantic
 from routing.core.text import MAX_QUERY_CHARS
 
 MAX_MULTIPLE = 3
@@ -32,7 +32,8 @@ class Router:
         self.domain = domain
         self.date_lexicon = date_lexicon or load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml")
         self.index = RouterIndex(domain, self.date_lexicon)
-        self.encoder = encoder
+        # The semantic signal: an embedding index of the tools' examples, only when the domain weighs it.
+        self.encoder = encoder if encoder is not None else _semantic_hook(domain)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
         from routing.paths.hybrid import path_config
 
@@ -130,7 +131,7 @@ class Router:
         patterns = match_patterns(a, self.index)
         keyword = score_keyword(a, self.index, patterns)
         example = score_example(a, self.index)
-        semantic = self.encoder.score(a, self.index) if self.encoder is not None and w.semantic > 0 else {}
+        semantic = score_semantic(a, self.index, self.encoder) if w.semantic > 0 else {}
         action = score_action(a, self.index, w)
         return combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, top=top)
 
@@ -212,6 +213,14 @@ class Router:
             available=self.available,
             thresholds=th.to_dict(),
         )
+
+
+def _semantic_hook(domain: Domain):
+    if domain.settings.weights.semantic <= 0:
+        return None
+    from routing.semantic.signal import build_semantic  # numpy/model2vec only for domains that use it
+
+    return build_semantic(domain)
 
 
 def validate_query(query: Any) -> str | None:
