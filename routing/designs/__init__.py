@@ -19,6 +19,7 @@ from .base import RoutingDesign
 # design name -> "module:function" building it from a Domain
 DESIGNS: dict[str, str] = {
     "tools": "routing.designs.tools:build",
+    "datasource_mirror": "routing.designs.datasource_mirror:build",
 }
 
 __all__ = ["DESIGNS", "RoutingDesign", "build_router", "load_router"]
