@@ -36,7 +36,7 @@ REFERENCE_TODAY = "2026-01-22"  # golden corpora resolve dates against one fixed
 # Scoring for an imported domain: the examples are all it knows, so example similarity carries
 # the confidence; keywords and patterns count once a person adds synonyms and patterns.
 # semantic: embedding closeness to the examples (routing.semantic), what carries paraphrases
-IMPORTED_WEIGHTS = {"keyword": 0.35, "pattern": 0.35, "action": 0.0, "example": 1.0, "semantic": 0.5, "fuzzy_penalty": 0.03}
+IMPORTED_WEIGHTS = {"keyword": 0.35, "pattern": 0.35, "action": 0.0, "example": 0.5, "semantic": 0.5, "fuzzy_penalty": 0.03}
 IMPORTED_THRESHOLDS = {"high": 0.6, "medium": 0.4, "low": 0.2, "margin": 0.05}
 
 
