@@ -17,6 +17,7 @@ from types import ModuleType
 
 DESIGN_PARTS: dict[str, str] = {
     "tools": "ui.parts.tools",
+    "datasource_mirror": "ui.parts.datasource_mirror",
 }
 
 
