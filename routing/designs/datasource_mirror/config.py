@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 
 from routing.core.errors import LexiconError, Problem
-from routing.core.yamlio import read_yaml
+from routing.core.yamlio import line_of, read_yaml
 
 ENV_L1 = "ROUTER_L1_THRESHOLD"
 ENV_L2 = "ROUTER_L2_THRESHOLD"
@@ -28,13 +28,7 @@ class MirrorConfig:
 
 
 def _line(node, key=None):
-    lc = getattr(node, "lc", None)
-    if lc is None:
-        return None
-    try:
-        return (lc.key(key)[0] if key is not None else lc.line) + 1
-    except Exception:
-        return None
+    return line_of(node, key) if isinstance(node, (dict, list)) else None
 
 
 def _distance(value, label: str, where: str, line, problems: list[Problem]) -> float | None:
