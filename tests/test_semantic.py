@@ -64,7 +64,7 @@ def test_numpy_store_nearest_first_with_distance():
 def test_chroma_store_uses_our_vectors(tmp_path):
     pytest.importorskip("chromadb", reason="chromadb is an optional extra (requirements-extras.txt)")
     enc = get_encoder("static")
-    s = get_store("chroma", enc.dimension, path=str(tmp_path / "db"), collection="t", encoder=enc)
+    s = get_store("chroma", enc.dimension, path=str(tmp_path / "db"), collection="mirror-test", encoder=enc)
     texts = ["count operators on active shift", "stock level of steel sheets"]
     s.add(["hr", "inv"], enc.encode(texts), [{"ds": "hr"}, {"ds": "inventory"}])
     hit = s.query(enc.encode(["how many operators on shift"])[0], 1)[0]
@@ -113,3 +113,15 @@ def test_imported_domain_gets_semantic_weight(tmp_path):
     res = Router(dom).route("has my new card shipped yet", today="2026-01-22")
     assert res.matches and res.matches[0].name == "card_arrival"
     assert res.matches[0].score_breakdown.get("semantic", 0) > 0
+
+
+def test_factory_mirror_on_chroma_store(tmp_path):
+    pytest.importorskip("chromadb", reason="chromadb is an optional extra (requirements-extras.txt)")
+    from routing import load_router
+
+    router = load_router("factory", store="chroma", store_options={"path": str(tmp_path / "db")})
+    assert type(router.store).__name__ == "ChromaStore" and len(router.store) == len(router.entries)
+    r = router.route("how many guys are working on the floor", today="2026-01-22").to_dict()
+    assert r["layer"] == "L1" and r["datasource"] == "hr"
+    again = load_router("factory", store="chroma", store_options={"path": str(tmp_path / "db")})
+    assert len(again.store) == len(router.entries)  # persisted: not added twice
