@@ -61,6 +61,8 @@ class _Handler(BaseHTTPRequestHandler):
             fake.requests.append(body)
             fake.headers.append({k.lower(): v for k, v in self.headers.items()})
             n = len(fake.requests)
+        if self.path.rstrip("/").endswith("/embeddings"):
+            return self._send(200, _embeddings(body, fake.embedding_dim))
         if not self.path.rstrip("/").endswith("/chat/completions"):
             return self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
         if n <= fake.fail_first:
@@ -103,6 +105,22 @@ class _Handler(BaseHTTPRequestHandler):
         )
 
 
+def _embeddings(body: dict, dim: int) -> dict:
+    """/v1/embeddings: a deterministic bag of hashed words (shared words -> close vectors)."""
+    import hashlib
+
+    texts = body.get("input")
+    texts = [texts] if isinstance(texts, str) else list(texts or [])
+    data = []
+    for i, text in enumerate(texts):
+        vec = [0.0] * dim
+        for word in str(text).lower().split():
+            h = int(hashlib.md5(word.encode()).hexdigest(), 16)
+            vec[h % dim] += 1.0 if (h >> 8) % 2 else -1.0
+        data.append({"object": "embedding", "index": i, "embedding": vec})
+    return {"object": "list", "data": data, "model": body.get("model", "fake-embed"), "usage": {"prompt_tokens": 1, "total_tokens": 1}}
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     fake: "FakeOpenAI"
@@ -113,6 +131,7 @@ class FakeOpenAI:
         if behaviour not in BEHAVIOURS:
             raise ValueError(f"unknown behaviour {behaviour!r} (known: {', '.join(BEHAVIOURS)})")
         self.behaviour = behaviour
+        self.embedding_dim = 64  # /v1/embeddings vector size
         self.fail_first = 0
         self.delay_s = 2.0
         self.tool_name: str | None = None

@@ -22,6 +22,7 @@ from routing.core.scoring import (
     score_action,
     score_example,
     score_keyword,
+    score_semantic,
 )
 from routing.core.text import MAX_QUERY_CHARS
 from routing.dates import DateLexicon, load_date_lexicon
@@ -40,7 +41,8 @@ class Router:
         self.domain = domain
         self.date_lexicon = date_lexicon or load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml")
         self.index = RouterIndex(domain, self.date_lexicon)
-        self.encoder = encoder
+        # The semantic signal: an embedding index of the tools' examples, only when the domain weighs it.
+        self.encoder = encoder if encoder is not None else _semantic_hook(domain)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
         # Words that name a parameter ("status", "customer"): the query speaks of it, never a value.
         self.param_words = frozenset(w for t in domain.tools for p in t.params for w in p.name.casefold().split("_") if len(w) >= 3)
@@ -149,7 +151,7 @@ class Router:
         patterns = match_patterns(a, self.index)
         keyword = score_keyword(a, self.index, patterns)
         example = score_example(a, self.index)
-        semantic = self.encoder.score(a, self.index) if self.encoder is not None and w.semantic > 0 else {}
+        semantic = score_semantic(a, self.index, self.encoder) if w.semantic > 0 else {}
         action = score_action(a, self.index, w)
         scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, top=max(top, 2))
         return self.calibrate(a, scored)[:top]
@@ -241,6 +243,14 @@ class Router:
             available=self.available,
             thresholds=th.to_dict(),
         )
+
+
+def _semantic_hook(domain: Domain):
+    if domain.settings.weights.semantic <= 0:
+        return None
+    from routing.semantic.signal import build_semantic  # numpy/model2vec only for domains that use it
+
+    return build_semantic(domain)
 
 
 def validate_query(query: Any) -> str | None:

@@ -251,6 +251,14 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     return out
 
 
+def score_semantic(a: QueryAnalysis, index: RouterIndex, encoder) -> dict[int, Signal]:
+    """Embedding closeness of the query to each tool's examples and description, in [0, 1]
+    (routing.semantic.signal). `encoder` is the router's hook; None (no embeddings) scores nothing."""
+    if encoder is None:
+        return {}
+    return encoder.score(a, index)
+
+
 @dataclass
 class Scored:
     tool: int
@@ -355,15 +363,23 @@ def _scored(t, total, index, weights, keyword, action, pattern, example, semanti
 
 
 def _match_type(breakdown: dict[str, float]) -> str:
-    """The signal that carried the match: a pattern beats a typo fix beats a synonym beats a keyword."""
+    """The signal that carried the match: a pattern beats a typo fix; then the biggest of the
+    lexical terms, the example questions (BM25, `example`) and the embeddings (`semantic`).
+    Embeddings that carry with words beside them, or share at least half of the words' part, make
+    it `hybrid`."""
     if breakdown.get("pattern", 0) > 0:
         return "pattern"
     if breakdown.get("fuzzy", 0) > 0:
         return "fuzzy"
     lexical = breakdown.get("keyword", 0) + breakdown.get("synonym", 0)
-    semantic = breakdown.get("example", 0) + breakdown.get("semantic", 0)
+    example = breakdown.get("example", 0)
+    embedding = breakdown.get("semantic", 0)
+    if embedding > 0 and embedding >= example and embedding >= lexical:
+        return "hybrid" if lexical > 0 else "semantic"
     if lexical <= 0:
-        return "semantic"
-    if semantic > lexical:
+        return "example" if example > 0 else ("semantic" if embedding > 0 else "keyword")
+    if example > lexical:
+        return "example"
+    if embedding >= 0.5 * lexical:
         return "hybrid"
     return "synonym" if breakdown.get("synonym", 0) > breakdown.get("keyword", 0) else "keyword"

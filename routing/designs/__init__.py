@@ -22,6 +22,7 @@ DESIGNS: dict[str, str] = {
     "tools": "routing.designs.tools:build",
     "power_gateway": "routing.designs.power_gateway:build",
     "intent_tiers": "routing.designs.intent_tiers:build",
+    "datasource_mirror": "routing.designs.datasource_mirror:build",
 }
 
 __all__ = ["DESIGNS", "RoutingDesign", "build_router", "load_router"]

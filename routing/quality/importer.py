@@ -40,7 +40,8 @@ REFERENCE_TODAY = "2026-01-22"  # golden corpora resolve dates against one fixed
 
 # Scoring for an imported domain: the examples are all it knows, so example similarity carries
 # the confidence; keywords and patterns count once a person adds synonyms and patterns.
-IMPORTED_WEIGHTS = {"keyword": 0.35, "pattern": 0.35, "action": 0.0, "example": 1.0, "fuzzy_penalty": 0.03}
+# semantic: embedding closeness to the examples (routing.semantic), what carries paraphrases
+IMPORTED_WEIGHTS = {"keyword": 0.35, "pattern": 0.35, "action": 0.0, "example": 0.5, "semantic": 0.5, "fuzzy_penalty": 0.03}
 # The contract's own tiers: an imported domain is calibrated (`calibration: fit`, see
 # routing/core/calibration.py), so its confidence is a probability and the defaults mean what they say.
 IMPORTED_THRESHOLDS = {"high": 0.85, "medium": 0.5, "low": 0.3, "margin": 0.1}

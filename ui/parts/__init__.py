@@ -19,6 +19,7 @@ DESIGN_PARTS: dict[str, str] = {
     "tools": "ui.parts.tools",
     "power_gateway": "ui.parts.power_gateway",
     "intent_tiers": "ui.parts.intent_tiers",
+    "datasource_mirror": "ui.parts.datasource_mirror",
 }
 
 

@@ -1,0 +1,246 @@
+"""Design `datasource_mirror`: a question -> one of the domain's datasources (factory).
+
+Index time: every sample question is kept as written, canonicalised, and expanded into variants;
+each text is embedded into the vector store with its datasource. Query time:
+  L1  the canonical query's nearest entry, accepted at distance < thresholds.l1;
+  L2  the original plus `votes` variations, k=1 each, majority vote among hits < thresholds.l2;
+  L3  with an LLM endpoint: the model splits the question into sub-queries, each routed by L1/L2;
+      without one: weak_matches (nearest datasources within thresholds.weak) or not_found.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Any, Mapping
+
+from routing.core.clock import parse_today
+from routing.core.errors import ErrorCode
+from routing.core.lexicon import SHARED_DIR
+from routing.core.model import Domain, Thresholds
+from routing.core.router import validate_query
+from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
+from routing.dates import DateSettings, find_dates, load_date_lexicon
+from routing.semantic import get_encoder, get_store
+
+from .canonical import canonicalise, clean, expand, variations
+from .config import MirrorConfig, load_config
+
+
+@dataclass(frozen=True)
+class MirrorFields:
+    datasource: str | None
+    tables: list[str]
+    layer: str | None
+    canonical: str
+    nearest: dict | None  # {text, distance, datasource, kind, sample}
+    votes: list[dict] = field(default_factory=list)  # L2: [{text, datasource, distance, counted}]
+    funnel: list[dict] = field(default_factory=list)  # one row per layer tried
+    subqueries: list[dict] = field(default_factory=list)  # L3
+
+    def to_dict(self) -> dict:
+        return {"datasource": self.datasource, "tables": list(self.tables), "layer": self.layer, "canonical": self.canonical,
+                "nearest": self.nearest, "votes": list(self.votes), "funnel": list(self.funnel), "subqueries": list(self.subqueries)}
+
+
+class MirrorRouter:
+    design = "datasource_mirror"
+
+    def __init__(self, domain: Domain, *, encoder=None, store: str | None = None, store_options: dict | None = None,
+                 llm_client=None, environ: Mapping[str, str] | None = None, **_):
+        self.domain = domain
+        self.config: MirrorConfig = load_config(domain, environ)
+        self.encoder = encoder or get_encoder()
+        self.llm_client = llm_client
+        self.date_lexicon = load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml")
+        self.entries: list[dict] = []
+        for ds, questions in self.config.samples.items():
+            for i, q in enumerate(questions):
+                canon = canonicalise(q, self.config)
+                texts = [("sample", clean(q)), ("canonical", canon)] + [("variant", v) for v in expand(canon, self.config, self.config.variants)]
+                seen = set()
+                for kind, text in texts:
+                    if text in seen:
+                        continue
+                    seen.add(text)
+                    self.entries.append({"datasource": ds, "kind": kind, "text": text, "sample": q})
+        vectors = self.encoder.encode([e["text"] for e in self.entries])
+        options = dict(store_options or {})
+        if (store or self.config.store) == "chroma":
+            options.setdefault("collection", f"mirror-{domain.name}-{domain.fingerprint[:12]}".replace(":", "-"))
+            options.setdefault("encoder", self.encoder)
+        self.store = get_store(store or self.config.store, self.encoder.dimension, **options)
+        if len(self.store) != len(self.entries):
+            self.store.add([f"{e['datasource']}:{n}" for n, e in enumerate(self.entries)], vectors, self.entries)
+        # The raw index (sample questions only, as written): what L1 would see without the mirror.
+        self.raw_store = get_store("numpy", self.encoder.dimension)
+        raw = [e for e in self.entries if e["kind"] == "sample"]
+        self.raw_store.add([str(n) for n in range(len(raw))], vectors[[i for i, e in enumerate(self.entries) if e["kind"] == "sample"]], raw)
+        self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
+
+    # ---------------------------------------------------------------- protocol
+    @property
+    def name(self) -> str:
+        return self.domain.name
+
+    @property
+    def thresholds(self) -> Thresholds:
+        return self.domain.settings.thresholds
+
+    def describe(self) -> dict:
+        out = self.domain.describe()
+        out["mirror"] = {"entries": len(self.entries), "encoder": self.encoder.name, "store": type(self.store).__name__,
+                         "l1": self.config.l1, "l2": self.config.l2, "thresholds_from": dict(self.config.sources)}
+        return out
+
+    def tables(self, datasource: str | None) -> list[str]:
+        tool = next((t for t in self.domain.tools if t.name == datasource), None)
+        return [str(x) for x in (tool.extra.get("tables") or [])] if tool else []
+
+    def nearest(self, text: str, *, raw: bool = False) -> dict | None:
+        hits = (self.raw_store if raw else self.store).query(self.encoder.encode([text])[0], 1)
+        if not hits:
+            return None
+        h = hits[0]
+        return {"text": h.metadata.get("text"), "distance": round(h.distance, 4), "datasource": h.metadata.get("datasource"),
+                "kind": h.metadata.get("kind"), "sample": h.metadata.get("sample")}
+
+    def layers(self, query: str) -> tuple[str | None, str | None, dict | None, list[dict], list[dict], str]:
+        """(layer, datasource, nearest, votes, funnel, canonical) by L1 then L2; L3 is the caller's."""
+        cfg = self.config
+        canon = canonicalise(query, cfg)
+        funnel: list[dict] = []
+        t0 = time.perf_counter()
+        hit = self.nearest(canon)
+        d = hit["distance"] if hit else None
+        ok = hit is not None and d < cfg.l1
+        funnel.append({"layer": "L1", "threshold": cfg.l1, "distance": d, "datasource": hit and hit["datasource"],
+                       "accepted": ok, "ms": round((time.perf_counter() - t0) * 1000, 3)})
+        if ok:
+            return "L1", hit["datasource"], hit, [], funnel, canon
+        t0 = time.perf_counter()
+        votes = []
+        for text in variations(query, canon, cfg, cfg.votes):
+            h = self.nearest(text)
+            if h:
+                votes.append({"text": text, "datasource": h["datasource"], "distance": h["distance"], "nearest": h["text"], "counted": h["distance"] < cfg.l2})
+        tally = Counter(v["datasource"] for v in votes if v["counted"])
+        winner, best = None, None
+        if tally:
+            ranked = tally.most_common()
+            top = ranked[0][1]
+            leaders = [ds for ds, c in ranked if c == top]
+            # A majority of the counted votes, or a plurality of two or more without a tie.
+            if top * 2 > sum(tally.values()) or (top >= 2 and len(leaders) == 1):
+                winner = leaders[0]
+                best = min((v for v in votes if v["counted"] and v["datasource"] == winner), key=lambda v: v["distance"])
+        funnel.append({"layer": "L2", "threshold": cfg.l2, "distance": best["distance"] if best else min((v["distance"] for v in votes), default=None),
+                       "datasource": winner, "accepted": winner is not None, "votes": dict(tally), "ms": round((time.perf_counter() - t0) * 1000, 3)})
+        if winner:
+            near = {"text": best["nearest"], "distance": best["distance"], "datasource": winner}
+            return "L2", winner, near, votes, funnel, canon
+        return None, None, hit, votes, funnel, canon
+
+    def route(self, query: Any, *, today: date | str | None = None, thresholds: Thresholds | Mapping | None = None,
+              context: Mapping | None = None) -> RouteResult:
+        started = time.perf_counter()
+        ref = parse_today(today)
+        th = self.thresholds
+        problem = validate_query(query)
+        if problem:
+            return self._result(query, ref, Status.NOT_FOUND, problem, [], MirrorFields(None, [], None, "", None), started,
+                                error=ErrorInfo(ErrorCode.INVALID_QUERY.value, problem))
+        layer, ds, near, votes, funnel, canon = self.layers(query)
+        subqueries: list[dict] = []
+        events = [{"type": "route_started"}, {"type": "mirror_canonicalised", "canonical": canon}]
+        if layer is None:
+            layer, ds, near, subqueries, step = self._layer3(query, context)
+            funnel.append(step)
+        if ds:
+            status = Status.ACTIVATED
+            conf = round(max(0.0, min(1.0, 1.0 - near["distance"])), 4)
+            names = [ds] + [s["datasource"] for s in subqueries if s.get("datasource") and s["datasource"] != ds]
+            matches = [self._match(n, conf if n == ds else conf, layer) for n in dict.fromkeys(names)]
+            if len(matches) > 1:
+                status = Status.MULTIPLE_MATCHES
+            message = f"{ds} ({layer}): nearest '{near['text']}' at distance {near['distance']:.2f}."
+        else:
+            weak = self._weak(canon)
+            status = Status.WEAK_MATCHES if weak else Status.NOT_FOUND
+            matches = [self._match(n, round(max(0.0, 1 - d), 4), None) for n, d in weak]
+            message = ("Only weak matches: no layer was sure. Could you rephrase, or name the data you mean?" if weak
+                       else "No datasource matches this question. These are the datasources available.")
+        events.append({"type": "route_classified", "status": status.value, "layer": layer})
+        fields = MirrorFields(ds, self.tables(ds), layer, canon, near, votes, funnel, subqueries)
+        return self._result(query, ref, status, message, matches, fields, started, events=events, canonical=canon)
+
+    # ---------------------------------------------------------------- helpers
+    def _weak(self, canon: str) -> list[tuple[str, float]]:
+        hits = self.store.query(self.encoder.encode([canon])[0], 20)
+        out: dict[str, float] = {}
+        for h in hits:
+            if h.distance < self.config.weak:
+                out.setdefault(h.metadata["datasource"], h.distance)
+        return list(out.items())[:5]
+
+    def _layer3(self, query: str, context) -> tuple:
+        from routing.paths.llm import ChatRequest, LLMClient, LLMConfig
+
+        t0 = time.perf_counter()
+        client = self.llm_client or LLMClient(LLMConfig.from_env())
+        if not getattr(getattr(client, "config", None), "configured", True):
+            return None, None, None, [], {"layer": "L3", "accepted": False, "llm": False, "reason": "no LLM endpoint configured",
+                                          "ms": round((time.perf_counter() - t0) * 1000, 3)}
+        names = ", ".join(t.name for t in self.domain.tools)
+        request = ChatRequest(model="gpt-4o-mini", messages=(
+            {"role": "system", "content": f"Split the user's question into at most 3 short standalone sub-questions, one per kind of data ({names}). Answer with a JSON list of strings only."},
+            {"role": "user", "content": query},
+        ))
+        reply = client.complete(request)
+        parts: list[str] = []
+        if reply.ok and reply.text:
+            try:
+                parsed = json.loads(reply.text)
+                parts = [str(p) for p in parsed if isinstance(p, str) and p.strip()][:3] if isinstance(parsed, list) else []
+            except ValueError:
+                parts = []
+        subs = []
+        for p in parts:
+            layer, ds, near, _, _, canon = self.layers(p)
+            subs.append({"query": p, "canonical": canon, "layer": layer, "datasource": ds, "nearest": near})
+        routed = [s for s in subs if s["datasource"]]
+        step = {"layer": "L3", "accepted": bool(routed), "llm": True, "subqueries": len(parts),
+                "reason": None if reply.ok else reply.reason, "ms": round((time.perf_counter() - t0) * 1000, 3)}
+        if not routed:
+            return None, None, None, subs, step
+        first = routed[0]
+        return "L3", first["datasource"], first["nearest"], subs, step
+
+    def _match(self, name: str, confidence: float, layer: str | None) -> Match:
+        tool = self.domain.tool(name)
+        return Match(name=name, confidence=confidence, match_type="semantic", description=tool.description, kind=tool.kind,
+                     key_params=[], suggested_params={"tables": self.tables(name)},
+                     score_breakdown={"semantic": confidence}, evidence=[f"layer {layer}" if layer else "nearest only"], raw_score=confidence)
+
+    def _result(self, query, ref, status, message, matches, fields, started, *, error=None, events=None, canonical="") -> RouteResult:
+        text = query if isinstance(query, str) else ""
+        st = self.domain.settings
+        settings = DateSettings(st.week_start, st.fiscal_year_start_month, st.fiscal_year_label)
+        dates = [d.to_dict() for d in find_dates(text, today=ref, settings=settings, lexicon=self.date_lexicon)] if text and not error else []
+        path = Path.FAST if status is Status.ACTIVATED and fields.layer in ("L1", "L2") else Path.LLM
+        result = RouteResult(
+            query=query, domain=self.name, today=ref.isoformat(), normalized=canonical, corrections=[], status=status,
+            message=message, clarifying_question=None, path=path,
+            path_reason={"L1": "L1: a close enriched entry, no LLM", "L2": "L2: the variations agreed, no LLM",
+                         "L3": "L3: the LLM split the question"}.get(fields.layer, "no layer was sure"),
+            matches=matches, dates=dates, error=error, events=events or [{"type": "route_started"}], timing_ms=0.0,
+            available=self.available if status is Status.NOT_FOUND else [], thresholds=self.thresholds.to_dict(),
+            design=self.design, design_fields=fields,
+        )
+        return replace(result, timing_ms=round((time.perf_counter() - started) * 1000, 3))
+
+
+def build(domain: Domain, **options) -> MirrorRouter:
+    return MirrorRouter(domain, **options)

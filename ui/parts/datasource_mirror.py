@@ -1,0 +1,100 @@
+"""Card part of design `datasource_mirror` (factory): the funnel L1 -> L2 -> L3 with distances,
+thresholds and votes, the canonical query, the enriched entry it hit, and a 2-D map of the index."""
+from __future__ import annotations
+
+import html
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from ui.common import router_state
+
+LAYER_NOTES = {
+    "L1": "nearest enriched entry",
+    "L2": "original + variations, majority vote",
+    "L3": "LLM splits the question",
+}
+
+
+def _esc(text) -> str:
+    return html.escape(str(text if text is not None else ""))
+
+
+def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
+    layer = result.get("layer")
+    ds = result.get("datasource")
+    if ds:
+        tables = ", ".join(f"`{t}`" for t in result.get("tables") or [])
+        st.markdown(f":material/database: **{ds}** answered at **{layer}** · tables {tables}")
+    else:
+        st.markdown(":material/database: **No datasource** · no layer was sure")
+    st.markdown(f"Canonical query: **{_esc(result.get('canonical'))}**")
+    near = result.get("nearest") or {}
+    if near.get("text"):
+        kind = f" ({near['kind']})" if near.get("kind") else ""
+        sample = f" — from sample “{_esc(near['sample'])}”" if near.get("sample") and near.get("sample") != near.get("text") else ""
+        st.markdown(f"Nearest enriched entry{kind}: “{_esc(near['text'])}” at distance **{near['distance']:.3f}**{sample}")
+    _funnel(result)
+    votes = result.get("votes") or []
+    if votes:
+        with st.expander(f"L2 votes ({sum(v['counted'] for v in votes)} counted of {len(votes)})", expanded=latest and layer == "L2"):
+            st.dataframe(
+                [{"variation": v["text"], "nearest": v.get("nearest"), "datasource": v["datasource"],
+                  "distance": v["distance"], "counted": "yes" if v["counted"] else "no (too far)"} for v in votes],
+                hide_index=True, use_container_width=True,
+            )
+    for s in result.get("subqueries") or []:
+        st.markdown(f"L3 sub-query “{_esc(s['query'])}” → **{s.get('datasource') or 'none'}** ({s.get('layer') or '-'})")
+    if latest:
+        with st.expander("Map of the index (2-D projection)", expanded=False):
+            fig = _projection(result)
+            if fig is not None:
+                st.plotly_chart(fig, key=f"mirror-map-{key}", config={"displayModeBar": False})
+
+
+def _funnel(result: dict) -> None:
+    rows = {r["layer"]: r for r in result.get("funnel") or []}
+    cols = st.columns(3, gap="small")
+    for col, name in zip(cols, ("L1", "L2", "L3")):
+        r = rows.get(name)
+        with col.container(border=True):
+            if r is None:
+                st.markdown(f"**{name}** · not needed")
+                st.caption(LAYER_NOTES[name])
+                continue
+            mark = ":green[**accepted**]" if r.get("accepted") else ":red[**passed on**]"
+            st.markdown(f"**{name}** · {mark}")
+            st.caption(LAYER_NOTES[name])
+            bits = []
+            if r.get("distance") is not None:
+                bits.append(f"distance {r['distance']:.3f} < {r['threshold']:.2f}?" if "threshold" in r else f"distance {r['distance']:.3f}")
+            if r.get("votes"):
+                bits.append("votes " + ", ".join(f"{k} {v}" for k, v in r["votes"].items()))
+            if name == "L3":
+                bits.append("LLM call made" if r.get("llm") else (r.get("reason") or "no LLM call"))
+            bits.append(f"{r.get('ms', 0):.2f} ms")
+            st.markdown(" · ".join(_esc(b) for b in bits))
+
+
+def _projection(result: dict):
+    state = router_state(result.get("domain", ""))
+    router = state.router
+    if router is None or not hasattr(router, "entries"):
+        return None
+    import numpy as np
+
+    texts = [e["text"] for e in router.entries]
+    vecs = router.encoder.encode(texts + [result.get("canonical") or ""])
+    centred = vecs - vecs[:-1].mean(axis=0)
+    _, _, vt = np.linalg.svd(centred[:-1], full_matrices=False)
+    xy = centred @ vt[:2].T
+    fig = go.Figure()
+    for ds in sorted({e["datasource"] for e in router.entries}):
+        idx = [i for i, e in enumerate(router.entries) if e["datasource"] == ds]
+        fig.add_trace(go.Scatter(x=xy[idx, 0], y=xy[idx, 1], mode="markers", name=ds, text=[texts[i] for i in idx],
+                                 hovertemplate="%{text}<extra>" + ds + "</extra>", marker={"size": 6, "opacity": 0.6}))
+    fig.add_trace(go.Scatter(x=[xy[-1, 0]], y=[xy[-1, 1]], mode="markers", name="your question",
+                             text=[result.get("canonical")], hovertemplate="%{text}<extra>query</extra>",
+                             marker={"size": 16, "symbol": "star", "color": "black", "line": {"width": 1, "color": "white"}}))
+    fig.update_layout(height=360, margin={"l": 10, "r": 10, "t": 10, "b": 10}, xaxis={"visible": False}, yaxis={"visible": False})
+    return fig
