@@ -6,7 +6,6 @@ import ast
 import io
 import re
 import sys
-import time
 import tokenize
 from datetime import date
 from pathlib import Path
@@ -332,27 +331,6 @@ def _shared_lexicon() -> DateLexicon:
     if not _LEXICON_CACHE:
         _LEXICON_CACHE.append(load_date_lexicon())
     return _LEXICON_CACHE[0]
-
-
-def _per_call_ms(text: str, lexicon: DateLexicon, n: int = 2000) -> float:
-    find_dates(text, today=TODAY, lexicon=lexicon)
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(n):
-            find_dates(text, today=TODAY, lexicon=lexicon)
-        best = min(best, (time.perf_counter() - start) / n * 1000)
-    return best
-
-
-def test_speed(lexicon):
-    no_date = _per_call_ms("show unpaid invoices for Sharma", lexicon)
-    digits_no_date = _per_call_ms("top 10 customers by revenue", lexicon)
-    with_date = _per_call_ms("ringkasan penjualan minggu lalu", lexicon)
-    print(f"\nfind_dates per call: no date {no_date:.3f} ms, digits but no date {digits_no_date:.3f} ms, "
-          f"one date {with_date:.3f} ms")
-    # Targets are 0.2 / 0.5 ms; the bounds leave room for a slow or busy CI machine.
-    assert no_date < 0.6 and digits_no_date < 0.6 and with_date < 1.5
 
 
 def test_module_import_does_not_pull_dateparser():
