@@ -136,6 +136,15 @@ def parse_yaml(text: str, file_label: str) -> Any:
         raise LexiconError([Problem(file_label, None, f"YAML: {exc}")]) from None
 
 
+def file_label(root: Path, path: Path) -> str:
+    """How messages name a lexicon file: relative to the lexicon folder's parent
+    (lexicons/accounting/synonyms.yaml), or the full path when it lies elsewhere."""
+    try:
+        return str(Path(path).relative_to(Path(root).parent))
+    except ValueError:
+        return str(path)
+
+
 def read_yaml(path: Path, file_label: str | None = None) -> Any:
     label = file_label or str(path)
     try:
