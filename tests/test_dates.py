@@ -12,6 +12,8 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+
+from routing.core.errors import LexiconError
 from hypothesis import given, settings as hsettings, strategies as st
 
 import routing.dates as dates_module
@@ -216,11 +218,12 @@ def test_default_lexicon_path_is_the_shared_yaml():
 def test_malformed_lexicon_names_file_and_line(tmp_path, content, line, fragment):
     path = tmp_path / "dates.yaml"
     path.write_text(content, encoding="utf-8")
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(LexiconError) as info:  # a lexicon error like every other (CLI exit 3)
         load_date_lexicon(path)
-    message = str(info.value)
-    assert message.startswith(f"{path}:{line}:"), message
-    assert fragment in message
+    [problem] = info.value.problems
+    assert (problem.file, problem.line) == (str(path), line), problem
+    assert fragment in problem.message
+    assert isinstance(info.value, ValueError)  # still caught by callers that catch ValueError
 
 
 def test_yes_no_on_off_are_words_not_booleans(tmp_path):

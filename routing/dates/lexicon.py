@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 
-from routing.core.yamlio import LineDict, load_with_lines
+from routing.core.errors import LexiconError, Problem
+from routing.core.yamlio import LineDict, parse_yaml
 from routing.dates.finder import PhraseFinder
 from routing.dates.readings import RangeReadings
 from routing.dates.types import (
@@ -32,14 +32,19 @@ _Map = LineDict
 
 
 
+class DateLexiconError(LexiconError, ValueError):
+    """A malformed dates.yaml: a lexicon error like every other (file and line; CLI exit 3; the
+    registry keeps the last good router). Still a ValueError for callers that catch that."""
+
+
 class _Reader:
-    """Validates the YAML shapes and turns problems into ValueError("file:line: problem")."""
+    """Validates the YAML shapes and turns problems into DateLexiconError (file, line, problem)."""
 
     def __init__(self, path: Path):
         self.path = path
 
     def fail(self, line: int, problem: str) -> None:
-        raise ValueError(f"{self.path}:{line}: {problem}")
+        raise DateLexiconError([Problem(str(self.path), line or None, problem)])
 
     def mapping(self, parent: _Map, key, where: str) -> _Map:
         value = parent.get(key)
@@ -300,21 +305,25 @@ class DateLexicon(PhraseFinder, RangeReadings):
 
 
 def load_date_lexicon(path: Path | str | None = None) -> DateLexicon:
-    """Load and compile the date vocabulary; ValueError("file:line: problem") when malformed."""
+    """Load and compile the date vocabulary; DateLexiconError (a LexiconError) naming file and line
+    when malformed, whatever goes wrong."""
     path = Path(path) if path is not None else DEFAULT_LEXICON_PATH
+    label = str(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"{path}:0: cannot read: {exc}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DateLexiconError([Problem(label, None, f"cannot read: {exc}")]) from None
     try:
-        data = load_with_lines(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 0
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ValueError(f"{path}:{line}: {problem}") from exc
+        data = parse_yaml(text, label)
+    except LexiconError as exc:
+        raise DateLexiconError(exc.problems) from None
     if data is None:
         data = _Map()
     if not isinstance(data, dict):
-        raise ValueError(f"{path}:1: expected a mapping of language blocks")
-    return DateLexicon(data, path)
+        raise DateLexiconError([Problem(label, 1, "expected a mapping of language blocks")])
+    try:
+        return DateLexicon(data, path)
+    except LexiconError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any other failure is the file's, said as such
+        raise DateLexiconError([Problem(label, None, f"cannot be read: {type(exc).__name__}: {exc}")]) from None
