@@ -5,11 +5,15 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from routing import LexiconError, RouterRegistry, Status, load_domain
+from routing.core.patterns import PatternSafetyError, check_regex
+from routing.core.router import Router
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,8 +77,46 @@ def test_catastrophic_regex_is_rejected_quickly(lex):
     text = pat.read_text() + "  - {regex: '(a+)+$', tool: invoice_list}\n  - {regex: '(a|aa)+$', tool: invoice_list}\n"
     pat.write_text(text)
     msg = _problem(lex)
-    assert "repeats a group that itself repeats" in msg
-    assert "backtrack" in msg
+    assert "like (a+)+" in msg and "(a|a)+ or (k|kk)+" in msg
+    assert "exponential time" in msg
+
+
+@pytest.mark.parametrize("source", [r"(q|q)+$", r"(é|é)+$", r"(k|kk)+$", r"(.|.)+$", r"(\w+\s?)+$", r"(a?)*b"])
+def test_the_regex_guard_decides_by_structure_not_by_probing(source):
+    """Shapes whose characters no fixed probe input holds are refused all the same."""
+    with pytest.raises(PatternSafetyError, match="exponential"):
+        check_regex(source)
+
+
+@pytest.mark.parametrize("source", [r"(\d+,)+", r"(ab|ac)+", r"\b(uang|cash)\b.{0,20}\b(in|out)\b", r"(?>a+)+", r"(ab?)+"])
+def test_the_regex_guard_passes_unambiguous_repeats(source):
+    check_regex(source)
+
+
+def test_the_regexes_of_one_query_share_one_budget_and_time_outs_are_reported():
+    import regex as regex_module
+
+    from routing.core.patterns import QUERY_BUDGET_S, RegexBudget
+
+    slow = regex_module.compile(r"(q|q)+$", regex_module.IGNORECASE)  # past the guard, as if it had slipped through
+    budget = RegexBudget()
+    started = time.perf_counter()
+    for i in range(50):
+        budget.search(slow, "q" * 40 + "!", f"pattern {i}")
+    elapsed = time.perf_counter() - started
+    assert len(budget.timeouts) == 50  # each one named, none dropped
+    assert elapsed < QUERY_BUDGET_S * 10  # fifty slow regexes cost one budget, not fifty timeouts
+
+
+def test_a_route_reports_regex_time_outs_in_its_events(lex):
+    import regex as regex_module
+
+    router = Router(load_domain("accounting", lex))
+    cp = router.index.regex_patterns[0]
+    router.index.regex_patterns[0] = replace(cp, regex=regex_module.compile(r"(q|q)+$", regex_module.IGNORECASE))
+    result = router.route("invoices " + "q" * 40 + "!", today="2026-01-22")
+    [event] = [e for e in result.events if e["type"] == "regex_timeout"]
+    assert event["patterns"] == [cp.label]
 
 
 def test_duplicate_yaml_key_is_reported(lex):
