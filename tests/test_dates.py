@@ -148,13 +148,15 @@ def test_odd_input_is_unresolved_with_reason(lexicon, text, reason):
     assert d["start"] is None and d["end"] is None and reason in d["reason"]
 
 
-def test_huge_windows_are_clamped_with_a_note(lexicon):
+def test_windows_beyond_the_calendar_are_unresolved_never_clipped(lexicon):
     r = one("last 100000 years", lexicon)
-    assert (r.start, r.end) == (date.min, TODAY) and "clamped" in r.note
+    assert not r.resolved and "before 1 January 0001" in r.reason
     r = one("next 100000 years", lexicon)
-    assert r.end == date.max and "clamped" in r.note
+    assert not r.resolved and "after 31 December 9999" in r.reason
     r = one("last " + "9" * 5000 + " days", lexicon)         # too long for int(); still no error
-    assert r.start == date.min
+    assert not r.resolved and "before 1 January 0001" in r.reason
+    assert one("last 5 days", lexicon, date(1, 1, 5)).start == date.min  # exactly to the first day
+    assert not one("last 6 days", lexicon, date(1, 1, 5)).resolved
 
 
 def test_edges_of_the_calendar(lexicon):
@@ -166,7 +168,9 @@ def test_edges_of_the_calendar(lexicon):
     r = one("next week", lexicon, date.max)
     assert not r.resolved
     r = one("tomorrow", lexicon, date.max)
-    assert r.end == date.max
+    assert not r.resolved and "after 31 December 9999" in r.reason
+    r = one("yesterday", lexicon, date.min)
+    assert not r.resolved and "before 1 January 0001" in r.reason
 
 
 def test_to_dict_shape(lexicon):
