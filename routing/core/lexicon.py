@@ -138,7 +138,8 @@ def domain_from_data(
             return None
 
     settings = attempt(_parse_settings, raw.get("settings.yaml") or {}, lbl["settings.yaml"], name)
-    tools = attempt(_parse_tools, raw.get("tools.yaml"), lbl["tools.yaml"])
+    design = raw["settings.yaml"].get("design", "tools") if isinstance(raw.get("settings.yaml"), dict) else "tools"
+    tools = attempt(_parse_tools, raw.get("tools.yaml"), lbl["tools.yaml"], design)
     syn = attempt(_parse_synonyms, raw.get("synonyms.yaml"), lbl["synonyms.yaml"])
     if shared is None:
         shared = attempt(load_shared_words, root)

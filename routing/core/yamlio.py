@@ -12,6 +12,7 @@ so no lexicon file can hang, exhaust or crash the process that loads it:
 The shared validators of YAML values (a list of words, a number in a range) live here too."""
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 from typing import Any
@@ -210,6 +211,20 @@ class ProblemCollector:
 
     def add(self, line: int | None, message: str) -> None:
         self.problems.append(Problem(self.label, line, message))
+
+
+def check_keys(node: Any, known, collector: "ProblemCollector", where: str, line: int = 0) -> None:
+    """Refuse keys a file may not hold (a misspelt `pipelin:` would otherwise load and do nothing):
+    one problem per unknown key, with its line and the nearest known key."""
+    if not isinstance(node, dict):
+        return
+    names = sorted(str(k) for k in known)
+    for key in node:
+        if key in known:
+            continue
+        near = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
+        hint = f"; did you mean {near[0]!r}?" if near else f" (known: {', '.join(names)})"
+        collector.add(line_of(node, key) or line or None, f"unknown key {key!r} in {where}{hint}")
 
 
 def parse_yaml(text: str, file_label: str) -> Any:

@@ -102,8 +102,14 @@ class DateLexicon(PhraseFinder, RangeReadings):
         if not isinstance(data, dict):
             reader.fail(1, "expected a mapping of language blocks")
         shared = reader.mapping(data, "shared", "shared")
+        for key in shared:
+            if key not in ("quarter_letters", "roman_numerals", "messages"):
+                reader.fail(shared.key_lines.get(key, shared.line), f"shared: unknown key {key!r} (known: quarter_letters, roman_numerals, messages)")
         self._messages = {key: str(val) for key, val in reader.mapping(
             shared, "messages", "shared.messages").items()}
+        for key in self._messages:
+            if key not in _MESSAGE_KEYS:
+                reader.fail(shared["messages"].key_lines.get(key, 0), f"shared.messages: unknown message {key!r} (known: {', '.join(_MESSAGE_KEYS)})")
         for key in _MESSAGE_KEYS:
             self._messages.setdefault(key, key + ": {text}")
         quarter_letters = reader.words(shared, "quarter_letters", "shared.quarter_letters")
