@@ -1,6 +1,7 @@
 """`route` and `batch`: one query, or one a line, to the contract's route result as JSON."""
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from dataclasses import replace
@@ -41,6 +42,7 @@ def cmd_batch(args) -> int:
     """Bytes in, UTF-8 JSON out, one result per input line whatever the locale: a line that is not
     UTF-8 gets INVALID_QUERY (its bytes shown as \\xNN escapes) and every other line routes."""
     router = load_cli_router(args)
+    gc.freeze()  # the router lives for the whole batch: keep it out of the collector's way
     today = parse_cli_today(args.today)
     base = request_context(args)
     carry = getattr(router, "next_context", None) if args.conversation else None
