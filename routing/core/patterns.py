@@ -7,7 +7,9 @@ every choice the engine makes (which alternative, one more repetition or stop, t
 part or skip it) must be decided by the next character: the choices may not start with a
 character in common. `(a+)+`, `(q|q)+$`, `(k|kk)+$`, `(.|.)+$`, `(\\w+\\s?)+` are refused;
 `(\\d+,)+`, `(ab|ac)+`, `\\b(uang|cash)\\b.{0,20}` pass. A repeated part that can match nothing
-(`(a?)*`) is refused too. Possessive repeats and atomic groups never backtrack and pass.
+(`(a?)*`) is refused too, and so are more than two open-ended repeats in a row that can take the
+same characters (`.*a.*b.*c`: polynomial time of degree three on a 1,000-character query).
+Possessive repeats and atomic groups never backtrack and pass.
 
 At route time every regex runs under a timeout (the `regex` module supports one), and the
 regexes of one query share one time budget (RegexBudget): whatever slips through costs a query a
@@ -18,6 +20,7 @@ from __future__ import annotations
 import re
 import re._constants as C  # noqa: PLC2701 - the standard library's own regex syntax tree
 import re._parser as sre_parse  # noqa: PLC2701
+import threading
 import time
 
 import regex
@@ -25,7 +28,7 @@ import regex
 MATCH_TIMEOUT_S = 0.01  # one regex on one query
 QUERY_BUDGET_S = 0.02  # every regex of one query, together
 MAX_REGEX_CHARS = 300
-REPEAT_LIMIT = 4  # a part repeated at most this many times is not checked (2**4 paths at most)
+MAX_AMBIGUOUS_REPEATS = 2  # outside any repeat: open-ended repeats whose end is not decided by the next character
 
 _OLD_NESTED = regex.compile(r"\((?:[^()\\]|\\.)*\)(?:[+*]|\{\d*,\d*\})")  # a quantified group, textually
 
@@ -48,10 +51,48 @@ def check_regex(source: str) -> regex.Pattern:
     return compiled
 
 
+_PARSE_LOCK = threading.Lock()
+
+
+def _parse_sub_keeping_branches(source, state, verbose, nested):
+    """re._parser._parse_sub without its merge of one-character alternatives into a set: `(a|\\w)`
+    must stay a choice, as the `regex` module that runs the pattern treats it. The factoring of a
+    common prefix (`(k|kk)` -> `k(|k)`) is kept: it changes no ambiguity."""
+    items = []
+    while True:
+        items.append(sre_parse._parse(source, state, verbose, nested + 1, not nested and not items))
+        if not source.match("|"):
+            break
+        if not nested:
+            verbose = state.flags & sre_parse.SRE_FLAG_VERBOSE
+    if len(items) == 1:
+        return items[0]
+    subpattern = sre_parse.SubPattern(state)
+    while all(items) and all(item[0] == items[0][0] for item in items):
+        prefix = items[0][0]
+        for item in items:
+            del item[0]
+        subpattern.append(prefix)
+    subpattern.append((C.BRANCH, (None, items)))
+    return subpattern
+
+
+def _parse_tree(source: str):
+    """The syntax tree of `source` as the standard library reads it, choices kept as written.
+    (The standard parser is borrowed for a moment; what it builds meanwhile means the same.)"""
+    with _PARSE_LOCK:
+        original = sre_parse._parse_sub
+        sre_parse._parse_sub = _parse_sub_keeping_branches
+        try:
+            return sre_parse.parse(source, re.IGNORECASE)
+        finally:
+            sre_parse._parse_sub = original
+
+
 def structural_problem(source: str) -> str | None:
     """Why the regex's shape can backtrack exponentially, or None."""
     try:
-        tree = sre_parse.parse(source, re.IGNORECASE)
+        tree = _parse_tree(source)
     except (re.error, OverflowError, RecursionError, ValueError):
         # Syntax only the `regex` module reads (\p{L}, ...): allowed when no group is repeated.
         if _OLD_NESTED.search(source):
@@ -62,6 +103,9 @@ def structural_problem(source: str) -> str | None:
         checker.seq(list(tree), frozenset(), False)
     except _Unsafe as exc:
         return str(exc)
+    if checker.ambiguous > MAX_AMBIGUOUS_REPEATS:
+        return (f"has {checker.ambiguous} open-ended repeats in a row that can take the same characters (like .*a.*b.*); "
+                f"the time grows with the query's length to the power {checker.ambiguous}")
     return None
 
 
@@ -80,6 +124,7 @@ class _Checker:
         for ch in source:
             chars.update((ch, ch.lower(), ch.upper()))
         self.universe = chars
+        self.ambiguous = 0  # open-ended repeats outside any repeat whose end the next character does not decide
 
     # ---- what a part can start with, and whether it can match nothing
 
@@ -172,11 +217,14 @@ class _Checker:
             elif op in _REPEATS:
                 lo, hi, body = av
                 body = list(body)
-                repeating = hi > REPEAT_LIMIT
+                repeating = hi > 1
                 if repeating and self.nullable(body):
                     raise _Unsafe("repeats a part that can match nothing (like (a?)*)")
-                if in_repeat and hi > lo and self.overlap(self.first(body, frozenset()), after):
-                    raise _Unsafe("repeats a part inside another repeat where either could take the same text (like (a+)+)")
+                if hi > lo and self.overlap(self.first(body, frozenset()), after):
+                    if in_repeat:
+                        raise _Unsafe("repeats a part inside another repeat where either could take the same text (like (a+)+)")
+                    if hi > 1:
+                        self.ambiguous += 1
                 inner = self.first(body, frozenset()) | after if hi > 1 else after
                 self.seq(body, inner, in_repeat or repeating)
             elif op is C.SUBPATTERN:

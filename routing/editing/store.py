@@ -54,7 +54,7 @@ from routing.editing.files import (
     atomic_write,
     digest_text,
     domain_fingerprint,
-    read_file,
+    read_file as _read_file,
     require_plain_name,
     unified_diff,
 )
@@ -65,6 +65,7 @@ from routing.editing.history import (
     finish_record,
     history,
     locked_domain,
+    recover_if_idle,
     undo_last_save,
     write_record,
 )
@@ -104,6 +105,16 @@ __all__ = [
     "undo_last_save",
     "validate_edits",
 ]
+
+
+def read_file(domain: str, file: str, root: Path | str | None = None) -> FileSnapshot:
+    """One lexicon file as it is now, for an edit. What a writer that died mid-save left behind
+    (temp files, a pending history record) is settled first when no writer is at work."""
+    require_plain_name(domain)
+    root = _root(root)
+    if (root / domain).is_dir():
+        recover_if_idle(root / domain)
+    return _read_file(domain, file, root)
 
 
 def save_edits(
@@ -201,7 +212,7 @@ def edit_file_locked(
     require_plain_name(domain)
     _current_domain_must_load(domain, root)
     with locked_domain(root / domain):
-        edit = make_edit(read_file(domain, file, root))
+        edit = make_edit(_read_file(domain, file, root))
         return _commit_locked(domain, [edit], root, action=edit.action, source=source)
 
 
