@@ -7,7 +7,7 @@ from typing import Any
 from routing.core.errors import LexiconError, Problem
 from routing.core.patterns import PatternSafetyError, check_regex
 from routing.core.text import words
-from routing.core.yamlio import ProblemCollector, check_keys, line_of
+from routing.core.yamlio import ProblemCollector, check_keys, line_of, number, str_list
 from routing.core.model import DATE_ROLES, KINDS, LanguageWords, PARAM_TYPES, Param, Pattern, Settings, Thresholds, Tool, WEEKDAYS, Weights
 
 
@@ -56,36 +56,8 @@ _Collector = ProblemCollector
 _line = line_of
 
 
-def _as_str_list(value: Any, where: _Collector, line: int, what: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list):
-        where.add(line, f"{what} must be a list of words, not {type(value).__name__}")
-        return []
-    out = []
-    for i, item in enumerate(value):
-        item_line = _line(value, i) or line
-        if not isinstance(item, (str, int, float)) or isinstance(item, bool):
-            where.add(item_line, f"{what}: item {i + 1} must be text, not {type(item).__name__}")
-        elif not str(item).strip():
-            where.add(item_line, f"{what}: item {i + 1} is empty")
-        else:
-            out.append(str(item).strip())
-    return out
-
-
-def _number(value: Any, where: _Collector, line: int, what: str, lo: float, hi: float, default: float) -> float:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        where.add(line, f"{what} must be a number between {lo} and {hi}, not {value!r}")
-        return default
-    if not lo <= float(value) <= hi:
-        where.add(line, f"{what} must be between {lo} and {hi}, not {value}")
-        return default
-    return float(value)
+_as_str_list = str_list  # the shared validators (routing.core.yamlio), said once
+_number = number
 
 
 # ---------------------------------------------------------------- shared words

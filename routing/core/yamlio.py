@@ -213,6 +213,42 @@ class ProblemCollector:
         self.problems.append(Problem(self.label, line, message))
 
 
+def str_list(value: Any, collector: "ProblemCollector", line: int, what: str, *, numbers: bool = True) -> list[str]:
+    """A list of words or phrases (one string counts as a one-item list), stripped; each item that
+    is not text (numbers count as text when `numbers`) or is empty is a problem with its line."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        collector.add(line, f"{what} must be a list of words, not {type(value).__name__}")
+        return []
+    out = []
+    for i, item in enumerate(value):
+        item_line = line_of(value, i) or line
+        if isinstance(item, bool) or not isinstance(item, (str, int, float) if numbers else str):
+            collector.add(item_line, f"{what}: {item!r} is not a word (quote it if YAML read it as a number or yes/no)")
+        elif not str(item).strip():
+            collector.add(item_line, f"{what}: item {i + 1} is empty")
+        else:
+            out.append(str(item).strip())
+    return out
+
+
+def number(value: Any, collector: "ProblemCollector", line: int, what: str, lo: float, hi: float | None, default: float) -> float:
+    """A number in [lo, hi] (hi None: no upper bound); the default when absent or wrong (a problem)."""
+    if value is None:
+        return default
+    bounds = f"between {lo:g} and {hi:g}" if hi is not None else f">= {lo:g}"
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        collector.add(line, f"{what} must be a number {bounds}, not {value!r}")
+        return default
+    if value < lo or (hi is not None and value > hi):
+        collector.add(line, f"{what} must be {bounds}, not {value}")
+        return default
+    return float(value)
+
+
 def check_keys(node: Any, known, collector: "ProblemCollector", where: str, line: int = 0) -> None:
     """Refuse keys a file may not hold (a misspelt `pipelin:` would otherwise load and do nothing):
     one problem per unknown key, with its line and the nearest known key."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 from routing.core.errors import LexiconError, Problem
-from routing.core.yamlio import LineDict, parse_yaml
+from routing.core.yamlio import LineDict, parse_yaml, str_list
 from routing.dates.finder import PhraseFinder
 from routing.dates.readings import RangeReadings
 from routing.dates.types import (
@@ -54,24 +54,12 @@ class _Reader:
             self.fail(parent.key_lines.get(key, parent.line), f"{where}: expected a mapping")
         return value
 
+    add = fail  # the shared validators (routing.core.yamlio) report through this: the first problem stops
+
     def words(self, parent: _Map, key, where: str) -> list[str]:
         """A list of words (a single string is accepted as a one-word list)."""
-        value = parent.get(key)
         line = parent.key_lines.get(key, parent.line) if isinstance(parent, _Map) else 0
-        if value is None:
-            return []
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list):
-            self.fail(line, f"{where}: expected a list of words")
-        out = []
-        lines = getattr(value, "item_lines", [line] * len(value))
-        for item, item_line in zip(value, lines):
-            if not isinstance(item, str) or not item.strip():
-                self.fail(item_line, f"{where}: {item!r} is not a word (quote it if YAML read it "
-                                     f"as a number or yes/no)")
-            out.append(_norm(item))
-        return out
+        return [_norm(w) for w in str_list(parent.get(key), self, line, where, numbers=False)]
 
     def valued(self, parent: _Map, key, where: str) -> dict[str, int]:
         value = self.mapping(parent, key, where)

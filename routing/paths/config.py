@@ -13,7 +13,7 @@ from routing.core.errors import LexiconError, Problem
 from routing.core.lexicon import SHARED_DIR
 from routing.core.model import Domain, Param, Tool
 from routing.core.text import words
-from routing.core.yamlio import ProblemCollector, check_keys, line_of, read_yaml
+from routing.core.yamlio import ProblemCollector, check_keys, file_label, line_of, number, read_yaml, str_list
 from routing.dates import DateSettings, resolve_expression
 from routing.paths.catalog import estimate_tokens, function_schema
 
@@ -143,14 +143,9 @@ _line = line_of
 
 
 def _phrases(value: Any, p: ProblemCollector, line: int, what: str) -> tuple[tuple[str, ...], ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        p.add(line, f"{what} must be a list of words or phrases")
-        return ()
     out = []
-    for i, item in enumerate(value):
-        key = words(str(item)) if isinstance(item, (str, int)) else ()
+    for i, item in enumerate(str_list(value, p, line, what)):
+        key = words(item)
         if not key:
             p.add(_line(value, i) or line, f"{what}: item {i + 1} has no letters or digits")
             continue
@@ -160,14 +155,11 @@ def _phrases(value: Any, p: ProblemCollector, line: int, what: str) -> tuple[tup
 
 def _num(node: Any, key: str, p: ProblemCollector, where: str, default: float, *, lo: float = 0.0) -> float:
     value = node.get(key, default) if isinstance(node, dict) else default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < lo:
-        p.add(_line(node, key), f"{where}.{key} must be a number >= {lo:g}, not {value!r}")
-        return default
-    return float(value)
+    return number(value, p, _line(node, key), f"{where}.{key}", lo, None, default)
 
 
 def _label(domain: Domain, file: str) -> str:
-    return f"{domain.root.parent.name}/{domain.name}/{file}"
+    return file_label(domain.root.parent, domain.root / file)
 
 
 def _outputs(value: Any) -> tuple[str, ...]:
@@ -186,7 +178,7 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
     if raw is None:
         # No section of its own (an imported domain): the shared defaults apply.
         shared = domain.root.parent / SHARED_DIR / "paths.yaml"
-        p = ProblemCollector(f"{shared.parent.parent.name}/{shared.parent.name}/{shared.name}")
+        p = ProblemCollector(file_label(domain.root.parent, shared))
         data = read_yaml(shared, p.label) if shared.exists() else None
         raw = data.get("paths") if isinstance(data, dict) else None
     if not isinstance(raw, dict):
