@@ -52,9 +52,7 @@ try:  # optional: without wordfreq, typo correction simply has no real-word guar
     from wordfreq import available_languages as _wordfreq_available
     from wordfreq import zipf_frequency as _zipf
 
-    # wordfreq keeps its own cache of 100,000 look-ups (emptied when full); ours (below) holds the
-    # answers, so keep its cache no larger than ours: memory stays flat at a stated bound.
-    _wordfreq.CACHE_SIZE = min(getattr(_wordfreq, "CACHE_SIZE", 20_000), 20_000)
+    _wordfreq.CACHE_SIZE = min(getattr(_wordfreq, "CACHE_SIZE", 20_000), 20_000)  # its look-up cache: no larger than ours
 except ImportError:  # pragma: no cover - exercised only where wordfreq is missing
     _wordfreq_available = None
     _zipf = None
@@ -101,18 +99,7 @@ class Unit:
     kinds: tuple[tuple[str, float], ...] = ()
 
 
-# Per-router caches of per-word work (typo corrections, real-word look-ups): at most this many
-# words each, the oldest dropped first, so memory stays flat however many distinct words arrive.
-WORD_CACHE_LIMIT = 20_000
-
-
-def _bounded_put(cache: OrderedDict, key, value) -> None:
-    if len(cache) >= WORD_CACHE_LIMIT:
-        try:
-            cache.popitem(last=False)  # the oldest entry
-        except KeyError:  # emptied meanwhile by another thread
-            pass
-    cache[key] = value
+WORD_CACHE_LIMIT = 20_000  # per-router word caches (typo corrections, real words): oldest dropped first
 
 
 @dataclass(frozen=True)
@@ -352,7 +339,9 @@ class RouterIndex:
                 # Best score; on a tie, a canonical term, then a word of the same length, then A-Z.
                 pick = min(found, key=lambda f: (-round(f[1], 6), f[0] not in self.canonical_words, abs(len(f[0]) - len(word)), f[0]))
                 best = (pick[0], round(float(pick[1]) * 100, 1))
-        _bounded_put(self._correction_cache, word, best)
+        if len(self._correction_cache) >= WORD_CACHE_LIMIT:
+            self._correction_cache.popitem(last=False)
+        self._correction_cache[word] = best
         return best
 
     def is_real_word(self, word: str) -> bool:
@@ -363,7 +352,9 @@ class RouterIndex:
         hit = self._real_word_cache.get(word)
         if hit is None:
             hit = any(_zipf(word, lang) >= REAL_WORD_ZIPF for lang in self._real_word_languages)
-            _bounded_put(self._real_word_cache, word, hit)
+            if len(self._real_word_cache) >= WORD_CACHE_LIMIT:
+                self._real_word_cache.popitem(last=False)
+            self._real_word_cache[word] = hit
         return hit
 
     def lemma(self, word: str) -> str | None:
