@@ -231,31 +231,86 @@ def _undo_would_apply(root: Path, domain: str) -> bool | None:
     return all(store.digest_text((folder / f).read_text(encoding="utf-8")) == d["after"] for f, d in meta["files"].items())
 
 
-def run_kill_trials(n: int, parent: Path, seed: int = 16, domain: str = "accounting", max_delay_ms: float = 110.0) -> dict:
+def _one_save(i: int, domain: str, canonicals: list[str], root: Path, rng: random.Random) -> None:
+    if i % 3 == 2:
+        store.set_thresholds(domain, {"high": round(0.85 + rng.random() * 0.1, 3)}, root=root, source="kill-trial")
+    else:
+        store.add_synonym(domain, canonicals[i % len(canonicals)], f"zqk{i}", root=root, source="kill-trial")
+
+
+def _die_at_rename(k: int, *, after: bool) -> None:
+    """In a forked writer: SIGKILL itself just before (or after) its k-th os.replace (the renames
+    of a save: the record's save.json, then each lexicon file)."""
+    real = os.replace
+    count = [0]
+
+    def replace(src, dst):
+        count[0] += 1
+        if count[0] == k and not after:
+            os.kill(os.getpid(), signal.SIGKILL)
+        real(src, dst)
+        if count[0] == k and after:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    os.replace = replace
+
+
+def _phase(folder: Path, before: set[str]) -> str:
+    """How far the killed save got, read from what it left on disk (before anything is settled)."""
+    new = [r for r in (folder / ".history").glob("[0-9]*") if r.name not in before]
+    if not new:
+        return "before its record"
+    record = new[-1]
+    if not (record / "save.json").exists():
+        return "writing its record"
+    if (record / ".pending").exists():
+        return "replacing the file"
+    return "finished"
+
+
+def run_kill_trials(n: int, parent: Path, seed: int = 16, domain: str = "accounting") -> dict:
+    """Each trial forks a writer that starts one save at once. A third kill themselves just before
+    or after a rename of the save (the record's save.json, the lexicon file); the others are
+    SIGKILLed at a random moment between 0 and 1.2x the time a save takes here, half of them in
+    the save's last part, where the files are written."""
     root = scratch_lexicons(parent / "kills")
     rng = random.Random(seed)
     canonicals = [c for c, _ in load_domain(domain, root).synonyms]
     folder = root / domain
+    t0 = time.perf_counter()
+    for i in range(3):  # warm up, and measure what a save takes
+        _one_save(-1 - i, domain, canonicals, root, rng)
+    save_s = (time.perf_counter() - t0) / 3
     killed = finished = damaged = temp_left = incomplete_left = undo_refused = undone = 0
+    phases: dict[str, int] = {}
     examples: list[str] = []
     for i in range(n):
+        before = {r.name for r in (folder / ".history").glob("[0-9]*")}
+        ready_r, ready_w = os.pipe()
         pid = os.fork()
         if pid == 0:  # the writer: one save, then gone
             try:
-                if i % 3 == 2:
-                    store.set_thresholds(domain, {"high": round(0.85 + rng.random() * 0.1, 3)}, root=root, source="kill-trial")
-                else:
-                    store.add_synonym(domain, canonicals[i % len(canonicals)], f"zqk{i}", root=root, source="kill-trial")
+                os.close(ready_r)
+                if i % 3 == 0:  # a third die at an exact point of the writing: around the k-th rename
+                    _die_at_rename(rng.randint(1, 2), after=rng.random() < 0.5)
+                os.write(ready_w, b"1")
+                _one_save(i, domain, canonicals, root, rng)
             finally:
                 os._exit(0)
-        time.sleep(rng.random() * max_delay_ms / 1000)
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        os.close(ready_w)
+        os.read(ready_r, 1)
+        os.close(ready_r)
+        if i % 3:  # the others are killed from outside: half anywhere in the save, half in its last part
+            time.sleep(save_s * (rng.random() * 1.2 if i % 2 else 0.7 + rng.random() * 0.5))
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         _, status = os.waitpid(pid, 0)
         if os.WIFSIGNALED(status):
             killed += 1
+            phase = _phase(folder, before)
+            phases[phase] = phases.get(phase, 0) + 1
         else:
             finished += 1
         # What the next person sees: the lexicon loads, and the next load settles the leftovers.
@@ -273,14 +328,15 @@ def run_kill_trials(n: int, parent: Path, seed: int = 16, domain: str = "account
         if can_undo is False:
             undo_refused += 1
             examples.append(f"trial {i}: the last save cannot be undone")
-        if can_undo and i % 10 == 9:  # now and then, really undo it
+        if can_undo and rng.random() < 0.1:  # now and then, really undo it
             result = store.undo_last_save(domain, root)
             undone += result.status == "saved"
             if result.status != "saved":
                 undo_refused += 1
                 examples.append(f"trial {i}: undo {result.status}: {result.message}")
-    return {"trials": n, "killed": killed, "finished": finished, "yaml_damaged": damaged, "temp_files_left": temp_left,
-            "incomplete_records_left": incomplete_left, "undo_refused": undo_refused, "undone": undone, "examples": examples[:5]}
+    return {"trials": n, "save_ms": round(save_s * 1000), "killed": killed, "finished": finished, "phases": phases,
+            "yaml_damaged": damaged, "temp_files_left": temp_left, "incomplete_records_left": incomplete_left,
+            "undo_refused": undo_refused, "undone": undone, "examples": examples[:5]}
 
 
 # ---------------------------------------------------------------- 4. garbage fed to batch
@@ -475,8 +531,9 @@ def verdicts(r: dict) -> list[tuple[str, str, bool]]:
                      w["saved"] == w["edits"] and w["lost"] == 0))
     if "kills" in r:
         k = r["kills"]
-        rows.append((f"{k['trials']} writers SIGKILLed 0-110 ms into a save",
-                     f"{k['killed']} killed mid-save; {k['yaml_damaged']} damaged, {k['temp_files_left']} temp files and "
+        where = ", ".join(f"{v} {p}" for p, v in sorted(k["phases"].items(), key=lambda x: -x[1]))
+        rows.append((f"{k['trials']} writers SIGKILLed mid-save (1/3 at a rename, 2/3 at 0-{k['save_ms'] * 6 // 5} ms; a save: {k['save_ms']} ms)",
+                     f"{k['killed']} killed ({where}), {k['finished']} finished; {k['yaml_damaged']} damaged, {k['temp_files_left']} temp files and "
                      f"{k['incomplete_records_left']} incomplete records left, {k['undo_refused']} undo refused ({k['undone']} undone)",
                      k["yaml_damaged"] == k["temp_files_left"] == k["incomplete_records_left"] == k["undo_refused"] == 0))
     if "batch" in r:

@@ -45,7 +45,8 @@ def test_concurrent_writers_all_land(tmp_path):
 
 def test_writers_killed_mid_save_leave_nothing_broken_and_the_last_save_undoable(tmp_path):
     result = reliability.run_kill_trials(24, tmp_path, seed=5)
-    assert result["killed"] >= 12  # most die mid-save: the trial tests something
+    assert result["phases"].get("replacing the file", 0) >= 3  # kills land where the files are written
+    assert result["phases"].get("writing its record", 0) + result["phases"].get("before its record", 0) >= 3
     assert result["yaml_damaged"] == 0 and result["temp_files_left"] == 0, result
     assert result["incomplete_records_left"] == 0 and result["undo_refused"] == 0, result
 
