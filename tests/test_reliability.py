@@ -85,6 +85,25 @@ def test_a_dead_writers_leftovers_are_settled_at_the_next_load(tmp_path):
     assert (folder / "synonyms.yaml").read_bytes() == before
 
 
+def test_an_undo_killed_half_way_is_finished_at_the_next_load(tmp_path):
+    root = reliability.scratch_lexicons(tmp_path)
+    folder = root / "accounting"
+    before = (folder / "synonyms.yaml").read_bytes()
+    store.add_synonym("accounting", "invoice", "zorblat", root=root)
+    pid = os.fork()
+    if pid == 0:  # dies the instant before putting synonyms.yaml back
+        real_replace = os.replace
+        os.replace = lambda src, dst: os._exit(9) if str(dst).endswith("synonyms.yaml") else real_replace(src, dst)
+        store.undo_last_save("accounting", root)
+        os._exit(1)
+    os.waitpid(pid, 0)
+    assert "zorblat" in (folder / "synonyms.yaml").read_text()  # the undo had not happened yet
+    store.read_file("accounting", "synonyms.yaml", root)  # the next load finishes it
+    assert (folder / "synonyms.yaml").read_bytes() == before
+    [entry] = store.history("accounting", root)
+    assert entry.undone
+
+
 @pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "utf-8"}, {}], ids=["PYTHONIOENCODING=utf-8", "default"])
 def test_batch_turns_garbage_bytes_into_one_utf8_json_line_each(env):
     import random

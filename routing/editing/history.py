@@ -91,6 +91,24 @@ def _roll_back(folder: Path, record: Path) -> None:
     shutil.rmtree(record, ignore_errors=True)
 
 
+UNDOING = ".undoing"  # inside a record: an undo of it has started
+
+
+def _before_text(record: Path, file: str) -> str:
+    return (record / file).read_bytes().decode("utf-8") if (record / file).exists() else ""
+
+
+def _put_back(folder: Path, record: Path, files: dict) -> None:
+    """Write back the texts before the save recorded in `record`, then mark it undone."""
+    for f, d in files.items():
+        if d["before"] == "" and not (record / f).exists():
+            (folder / f).unlink(missing_ok=True)
+        elif _disk_digest_of(folder / f) != d["before"]:
+            atomic_write(folder / f, _before_text(record, f))
+    record.rename(record.with_name(record.name + "-undone"))
+    (record.with_name(record.name + "-undone") / UNDOING).unlink(missing_ok=True)
+
+
 def recover(folder: Path) -> dict[str, int]:
     """Settle what dead writers left (call with the domain lock held). Returns counts."""
     counts = {"temp_files": len(sweep_temp_files(folder)), "incomplete": 0, "completed": 0, "rolled_back": 0}
@@ -107,6 +125,12 @@ def recover(folder: Path) -> dict[str, int]:
             else:
                 _roll_back(folder, record)
                 counts["rolled_back"] += 1
+        elif (record / UNDOING).exists() and record.name.endswith("-undone"):
+            (record / UNDOING).unlink(missing_ok=True)
+        elif (record / UNDOING).exists():  # an undo that died half-way: finish it
+            files = json.loads((record / META).read_text(encoding="utf-8")).get("files", {})
+            _put_back(folder, record, files)
+            counts["undone"] = counts.get("undone", 0) + 1
     return counts
 
 
@@ -186,15 +210,9 @@ def undo_last_save(domain: str, root: Path | str | None = None) -> SaveResult:
                 f"Cannot undo: {', '.join(moved)} changed after that save. Nothing was changed.",
                 tuple(moved),
             )
-        diffs = []
-        for f, d in files.items():
-            before = (record / f).read_bytes().decode("utf-8") if (record / f).exists() else ""
-            diffs.append(unified_diff(_disk_text(folder / f), before, _label(root, folder / f)))
-            if d["before"] == "" and not (record / f).exists():
-                (folder / f).unlink(missing_ok=True)
-            else:
-                atomic_write(folder / f, before)
-        record.rename(record.with_name(record.name + "-undone"))
+        diffs = [unified_diff(_disk_text(folder / f), _before_text(record, f), _label(root, folder / f)) for f in files]
+        (record / UNDOING).write_bytes(b"")  # a crash from here on is finished by the next writer
+        _put_back(folder, record, files)
     return SaveResult(
         "saved",
         f"Undid the last save ({meta.get('action', 'edit')}).",
