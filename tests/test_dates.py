@@ -11,6 +11,8 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+
+from routing.core.errors import LexiconError
 from hypothesis import given, settings as hsettings, strategies as st
 
 import routing.dates as dates_module
@@ -145,13 +147,15 @@ def test_odd_input_is_unresolved_with_reason(lexicon, text, reason):
     assert d["start"] is None and d["end"] is None and reason in d["reason"]
 
 
-def test_huge_windows_are_clamped_with_a_note(lexicon):
+def test_windows_beyond_the_calendar_are_unresolved_never_clipped(lexicon):
     r = one("last 100000 years", lexicon)
-    assert (r.start, r.end) == (date.min, TODAY) and "clamped" in r.note
+    assert not r.resolved and "before 1 January 0001" in r.reason
     r = one("next 100000 years", lexicon)
-    assert r.end == date.max and "clamped" in r.note
+    assert not r.resolved and "after 31 December 9999" in r.reason
     r = one("last " + "9" * 5000 + " days", lexicon)         # too long for int(); still no error
-    assert r.start == date.min
+    assert not r.resolved and "before 1 January 0001" in r.reason
+    assert one("last 5 days", lexicon, date(1, 1, 5)).start == date.min  # exactly to the first day
+    assert not one("last 6 days", lexicon, date(1, 1, 5)).resolved
 
 
 def test_edges_of_the_calendar(lexicon):
@@ -163,7 +167,9 @@ def test_edges_of_the_calendar(lexicon):
     r = one("next week", lexicon, date.max)
     assert not r.resolved
     r = one("tomorrow", lexicon, date.max)
-    assert r.end == date.max
+    assert not r.resolved and "after 31 December 9999" in r.reason
+    r = one("yesterday", lexicon, date.min)
+    assert not r.resolved and "before 1 January 0001" in r.reason
 
 
 def test_to_dict_shape(lexicon):
@@ -215,11 +221,12 @@ def test_default_lexicon_path_is_the_shared_yaml():
 def test_malformed_lexicon_names_file_and_line(tmp_path, content, line, fragment):
     path = tmp_path / "dates.yaml"
     path.write_text(content, encoding="utf-8")
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(LexiconError) as info:  # a lexicon error like every other (CLI exit 3)
         load_date_lexicon(path)
-    message = str(info.value)
-    assert message.startswith(f"{path}:{line}:"), message
-    assert fragment in message
+    [problem] = info.value.problems
+    assert (problem.file, problem.line) == (str(path), line), problem
+    assert fragment in problem.message
+    assert isinstance(info.value, ValueError)  # still caught by callers that catch ValueError
 
 
 def test_yes_no_on_off_are_words_not_booleans(tmp_path):

@@ -81,15 +81,29 @@ def test_a_file_changed_on_disk_meanwhile_is_not_overwritten(lex):
     at.text_input(key=K + "add_variant").input("zorblat")
     at.button(key=K + "add_btn").click().run()
     at.button(key=K + "preview_btn").click().run()
-    hand_edit = synonyms.read_text() + "# added by hand in another editor\n"
+    # Another editor changed the same entry (the invoice line): a true conflict, refused.
+    hand_edit = synonyms.read_text().replace("invoice: [", "invoice: [byhand, ", 1)
     synonyms.write_text(hand_edit)
     at.button(key=K + "save_btn").click().run()
     assert not at.exception
     assert "changed on disk since you opened it" in _texts(at.error)
-    assert "added by hand" in _texts(at.code)
+    assert "byhand" in _texts(at.code)
     assert synonyms.read_text() == hand_edit
     at.button(key=K + "conflict_reload").click().run()
     assert not at.exception and "changed on disk" not in _texts(at.error)
+
+
+def test_a_hand_edit_elsewhere_in_the_file_is_merged_not_refused(lex):
+    synonyms = lex / "accounting" / "synonyms.yaml"
+    at = _page()
+    at.text_input(key=K + "add_variant").input("zorblat")
+    at.button(key=K + "add_btn").click().run()
+    at.button(key=K + "preview_btn").click().run()
+    synonyms.write_text(synonyms.read_text() + "# added by hand in another editor\n")
+    at.button(key=K + "save_btn").click().run()
+    assert not at.exception and "changed on disk" not in _texts(at.error)
+    text = synonyms.read_text()
+    assert "# added by hand in another editor" in text and "zorblat" in text
 
 
 def test_coverage_handoff_prefills_the_synonym_form(lex):

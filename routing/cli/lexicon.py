@@ -1,24 +1,31 @@
 """`python -m routing lexicon add-synonym|remove-synonym DOMAIN CANONICAL VARIANT`: the same
 write-back the editor page uses (routing.store), from the shell.
 
-Exit status: 0 saved, 2 bad arguments (unknown domain or canonical term, duplicate or missing
-variant, an edit the validator rejects, a file changed during the save), 3 the lexicon on disk is
-invalid (routing.cli maps LexiconError to 3).
+Exit status: 0 saved, 2 bad arguments (unknown domain or canonical term, a domain name that is a
+path, duplicate or missing variant, an edit the validator rejects; error code BAD_ARGUMENTS) or a
+true conflict (error code CONFLICT: cannot happen between two CLI writers, which read, edit and
+write under the domain lock one after the other), 3 the lexicon on disk is invalid (routing.cli
+maps LexiconError to 3).
 """
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from routing.editing import store
-from routing.cli.common import UsageError
+from routing.cli.common import EXIT_USAGE, UsageError, dump
 
 
 def _run(args, change) -> int:
     try:
+        store.require_plain_name(args.domain)  # before any file is read
         result = change(args.domain, args.canonical, args.variant, root=Path(args.lexicons), source="cli")
     except store.EditRejected as exc:
         raise UsageError(str(exc)) from None
+    if result.status == "conflict":
+        print(dump({"error": {"code": result.code, "message": result.message, "diff": result.diff}}), file=sys.stderr)
+        return EXIT_USAGE
     if not result.ok:
         detail = "; ".join(str(p) for p in result.problems)
         raise UsageError(result.message + (f" {detail}" if detail else "") + (f"\n{result.diff}" if result.diff else ""))

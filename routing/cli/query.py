@@ -1,8 +1,10 @@
 """`route` and `batch`: one query, or one a line, to the contract's route result as JSON."""
 from __future__ import annotations
 
+import gc
 import json
 import sys
+from dataclasses import replace
 
 from routing.cli.common import EXIT_OK, UsageError, add_domain_args, dump, load_cli_router, parse_cli_today
 
@@ -37,20 +39,42 @@ def cmd_route(args) -> int:
 
 
 def cmd_batch(args) -> int:
+    """Bytes in, UTF-8 JSON out, one result per input line whatever the locale: a line that is not
+    UTF-8 gets INVALID_QUERY (its bytes shown as \\xNN escapes) and every other line routes."""
     router = load_cli_router(args)
+    gc.freeze()  # the router lives for the whole batch: keep it out of the collector's way
     today = parse_cli_today(args.today)
     base = request_context(args)
     carry = getattr(router, "next_context", None) if args.conversation else None
     context = base
-    for line in sys.stdin:
+    out = sys.stdout.buffer
+    for raw in sys.stdin.buffer:
         # One result per input line, blank lines included (INVALID_QUERY), so lines stay aligned.
-        query = line.rstrip("\r\n")
-        result = router.route(query, today=today, context=context)
-        print(dump(result.to_dict()), flush=False)
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        line = line[:-1] if line.endswith(b"\r") else line
+        try:
+            query = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problem = f"The query is not UTF-8 text (byte {exc.start + 1} is 0x{line[exc.start]:02x})."
+            result = router.route("", today=today, context=context)
+            shown = line.decode("utf-8", errors="backslashreplace")
+            result = replace(result, query=shown, message=problem, error=replace(result.error, message=problem))
+        else:
+            result = router.route(query, today=today, context=context)
+        out.write(_utf8_json_line(result.to_dict()))
         if carry is not None:  # --conversation: each turn starts from what the previous one left
             context = {**(base or {}), **carry(result, context)}
-    sys.stdout.flush()
+    out.flush()
     return EXIT_OK
+
+
+def _utf8_json_line(obj) -> bytes:
+    """One JSON line as UTF-8 bytes; lone surrogates (never valid UTF-8) are written as \\u escapes."""
+    text = dump(obj)
+    try:
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:
+        return json.dumps(obj, ensure_ascii=True).encode("ascii") + b"\n"
 
 
 def register(sub) -> None:

@@ -14,6 +14,7 @@ class ErrorCode(str, Enum):
     INSUFFICIENT_GAMES = "INSUFFICIENT_GAMES"
     INVALID_QUERY = "INVALID_QUERY"
     LEXICON_INVALID = "LEXICON_INVALID"
+    CONFLICT = "CONFLICT"  # a save refused: the same entry was changed on disk since it was read
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ example questions. Per query: normalise, correct typos, find dates, group tokens
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass
 from datetime import date
 
@@ -53,6 +53,9 @@ class Unit:
     last: int
     via: str = "keyword"  # keyword | synonym | fuzzy
     kinds: tuple[tuple[str, float], ...] = ()
+
+
+WORD_CACHE_LIMIT = 20_000  # per-router word caches (typo corrections, real words): oldest dropped first
 
 
 @dataclass(frozen=True)
@@ -108,8 +111,8 @@ class RouterIndex:
         self._build_tool_terms()
         self._build_examples()
         self._build_patterns()
-        self._correction_cache: dict[str, tuple[str, float] | None] = {}
-        self._real_word_cache: dict[str, bool] = {}
+        self._correction_cache: OrderedDict[str, tuple[str, float] | None] = OrderedDict()
+        self._real_word_cache: OrderedDict[str, bool] = OrderedDict()
         self._real_word_languages = wordfreq_languages(domain.settings.languages)
 
     # ------------------------------------------------------------ build
@@ -302,8 +305,9 @@ class RouterIndex:
                 # Best score; on a tie, a canonical term, then a word of the same length, then A-Z.
                 pick = min(found, key=lambda f: (-round(f[1], 6), f[0] not in self.canonical_words, abs(len(f[0]) - len(word)), f[0]))
                 best = (pick[0], round(float(pick[1]) * 100, 1))
-        if len(self._correction_cache) < 50_000:
-            self._correction_cache[word] = best
+        if len(self._correction_cache) >= WORD_CACHE_LIMIT:
+            self._correction_cache.popitem(last=False)
+        self._correction_cache[word] = best
         return best
 
     def is_real_word(self, word: str) -> bool:
@@ -311,11 +315,13 @@ class RouterIndex:
         not "spending", "salaries" not "saari"). Word frequencies come from wordfreq, when present."""
         if self._real_word_languages is None:
             return False
-        if word not in self._real_word_cache:
-            if len(self._real_word_cache) > 50_000:
-                self._real_word_cache.clear()
-            self._real_word_cache[word] = any(zipf(word, lang) >= REAL_WORD_ZIPF for lang in self._real_word_languages)
-        return self._real_word_cache[word]
+        hit = self._real_word_cache.get(word)
+        if hit is None:
+            hit = any(zipf(word, lang) >= REAL_WORD_ZIPF for lang in self._real_word_languages)
+            if len(self._real_word_cache) >= WORD_CACHE_LIMIT:
+                self._real_word_cache.popitem(last=False)
+            self._real_word_cache[word] = hit
+        return hit
 
     def lemma(self, word: str) -> str | None:
         """A known word that `word` is an inflection of ("invoices" -> "invoice"), if any."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from routing.core.parse import (
     _parse_tools,
     parse_language_words,
 )
-from routing.core.yamlio import read_yaml
+from routing.core.yamlio import file_label, read_yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # ROUTING_LEXICONS points the app and CLI at another lexicon folder (tests use a scratch copy).
@@ -68,17 +69,25 @@ def load_shared_words(root: Path = DEFAULT_LEXICON_ROOT) -> LanguageWords:
     return parse_language_words(read_yaml(path, _label(root, path)), _label(root, path))
 
 
-def _label(root: Path, path: Path) -> str:
-    try:
-        return str(path.relative_to(root.parent))
-    except ValueError:
-        return str(path)
+_label = file_label
+
+_PLAIN_NAME = re.compile(r"[^\W_][\w-]*")
+
+
+def domain_name_problem(name: Any) -> str | None:
+    """Why `name` cannot be a domain (a path, empty, not text), or None: domains are plain folder names."""
+    if not isinstance(name, str) or not _PLAIN_NAME.fullmatch(name) or len(name) > 100:
+        return f"{name!r} is not a domain name: use a plain name (letters, digits, '_' or '-'), not a path"
+    return None
 
 
 def load_domain(name: str, root: Path | str = DEFAULT_LEXICON_ROOT, *, overrides: dict[str, Any] | None = None) -> Domain:
     """Load and validate one domain. `overrides` maps a file name (e.g. "synonyms.yaml") to
     already-parsed data to use instead of the file on disk (the editor's in-memory preview)."""
     root = Path(root)
+    bad_name = domain_name_problem(name)
+    if bad_name:
+        raise LexiconError([Problem(str(root), None, bad_name)])
     folder = root / name
     if not (folder / "tools.yaml").exists() and "tools.yaml" not in (overrides or {}):
         known = ", ".join(list_domain_names(root)) or "none"
@@ -129,7 +138,8 @@ def domain_from_data(
             return None
 
     settings = attempt(_parse_settings, raw.get("settings.yaml") or {}, lbl["settings.yaml"], name)
-    tools = attempt(_parse_tools, raw.get("tools.yaml"), lbl["tools.yaml"])
+    design = raw["settings.yaml"].get("design", "tools") if isinstance(raw.get("settings.yaml"), dict) else "tools"
+    tools = attempt(_parse_tools, raw.get("tools.yaml"), lbl["tools.yaml"], design)
     syn = attempt(_parse_synonyms, raw.get("synonyms.yaml"), lbl["synonyms.yaml"])
     if shared is None:
         shared = attempt(load_shared_words, root)

@@ -7,8 +7,46 @@ from typing import Any
 from routing.core.errors import LexiconError, Problem
 from routing.core.patterns import PatternSafetyError, check_regex
 from routing.core.text import words
-from routing.core.yamlio import ProblemCollector, line_of
+from routing.core.yamlio import ProblemCollector, check_keys, line_of, number, str_list
 from routing.core.model import DATE_ROLES, KINDS, LanguageWords, PARAM_TYPES, Param, Pattern, Settings, Thresholds, Tool, WEEKDAYS, Weights
+
+
+# ---------------------------------------------------------------- the keys each file may hold
+
+SETTINGS_KEYS = frozenset({"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "paths", "calibration"})
+THRESHOLDS_KEYS = frozenset({"high", "medium", "low", "margin"})
+DATES_KEYS = frozenset({"week_start", "fiscal_year_start_month", "fiscal_year_label"})
+VAGUE_KEYS = frozenset({"words", "question"})
+SCORING_KEYS = frozenset({
+    "keyword", "action", "pattern", "example", "semantic", "fuzzy_penalty", "default_kind", "kind_neutral", "kind_bonus",
+    "date_kinds", "example_verb_weight", "explicit_kinds", "identifier_kinds", "argument_kinds", "name_kinds",
+})
+TOOLS_FILE_KEYS = frozenset({"tools"})
+# A tool's own keys, then the hybrid path's (routing.paths.config reads them from Tool.extra),
+# `entities` (documentation: what the intent reads from the question) and `label` (the importer's).
+TOOL_KEYS = frozenset({
+    "name", "description", "kind", "keywords", "related", "params", "examples", "category", "output",
+    "pipeline", "enrichments", "group", "default_period", "entities", "label",
+})
+PARAM_KEYS = frozenset({"name", "type", "default", "values", "required", "role", "default_note", "description"})
+PATTERNS_FILE_KEYS = frozenset({"patterns"})
+PATTERN_KEYS = frozenset({"phrase", "terms", "regex", "tool", "params", "weight"})
+
+# Keys a routing design adds to settings.yaml (top level) and to each tool in tools.yaml. Design
+# `tools` adds none. A design not listed here validates its own keys: only the shared sections
+# (thresholds, dates, vague, scoring, params, patterns) are then checked for unknown keys.
+DESIGN_KEYS: dict[str, dict[str, frozenset[str]]] = {"tools": {"settings": frozenset(), "tool": frozenset()}}
+
+
+def register_design_keys(design: str, *, settings: tuple[str, ...] = (), tool: tuple[str, ...] = ()) -> None:
+    """A design declares the keys it reads, so that misspellings of them are refused too."""
+    DESIGN_KEYS[design] = {"settings": frozenset(settings), "tool": frozenset(tool)}
+
+
+def _design_keys(design: Any, part: str, base: frozenset[str]) -> frozenset[str] | None:
+    """The keys allowed at `part` for this design, or None when the design checks its own."""
+    own = DESIGN_KEYS.get(design if isinstance(design, str) else "tools")
+    return None if own is None else base | own[part]
 
 
 # ---------------------------------------------------------------- helpers
@@ -18,36 +56,8 @@ _Collector = ProblemCollector
 _line = line_of
 
 
-def _as_str_list(value: Any, where: _Collector, line: int, what: str) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list):
-        where.add(line, f"{what} must be a list of words, not {type(value).__name__}")
-        return []
-    out = []
-    for i, item in enumerate(value):
-        item_line = _line(value, i) or line
-        if not isinstance(item, (str, int, float)) or isinstance(item, bool):
-            where.add(item_line, f"{what}: item {i + 1} must be text, not {type(item).__name__}")
-        elif not str(item).strip():
-            where.add(item_line, f"{what}: item {i + 1} is empty")
-        else:
-            out.append(str(item).strip())
-    return out
-
-
-def _number(value: Any, where: _Collector, line: int, what: str, lo: float, hi: float, default: float) -> float:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        where.add(line, f"{what} must be a number between {lo} and {hi}, not {value!r}")
-        return default
-    if not lo <= float(value) <= hi:
-        where.add(line, f"{what} must be between {lo} and {hi}, not {value}")
-        return default
-    return float(value)
+_as_str_list = str_list  # the shared validators (routing.core.yamlio), said once
+_number = number
 
 
 # ---------------------------------------------------------------- shared words
@@ -100,8 +110,12 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
     c = _Collector(label)
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "settings must be a mapping")])
+    allowed = _design_keys(data.get("design", "tools"), "settings", SETTINGS_KEYS)
+    if allowed is not None:
+        check_keys(data, allowed, c, "settings")
     th = data.get("thresholds") or {}
     tl = _line(data, "thresholds")
+    check_keys(th, THRESHOLDS_KEYS, c, "thresholds", tl)
     if not isinstance(th, dict):
         c.add(tl, "thresholds must be a mapping of high/medium/low/margin")
         th = {}
@@ -115,6 +129,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         c.add(tl, f"thresholds must satisfy low <= medium <= high (got {thresholds.low}, {thresholds.medium}, {thresholds.high})")
     dates = data.get("dates") or {}
     dl = _line(data, "dates")
+    check_keys(dates, DATES_KEYS, c, "dates", dl)
     week_start_name = str(dates.get("week_start", "monday")).casefold() if isinstance(dates, dict) else "monday"
     if week_start_name not in WEEKDAYS:
         c.add(_line(dates, "week_start") or dl, f"dates.week_start must be a weekday name, not {week_start_name!r}")
@@ -129,6 +144,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         fy_label = "start"
     vague = data.get("vague") or {}
     vl = _line(data, "vague")
+    check_keys(vague, VAGUE_KEYS, c, "vague", vl)
     if not isinstance(vague, dict):
         c.add(vl, "vague must have words: and question:")
         vague = {}
@@ -138,6 +154,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         question = "What are you looking for?"
     w = data.get("scoring") or {}
     wl = _line(data, "scoring")
+    check_keys(w, SCORING_KEYS, c, "scoring", wl)
     if not isinstance(w, dict):
         c.add(wl, "scoring must be a mapping")
         w = {}
@@ -186,7 +203,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         c.add(_line(data, "name"), f"name {name!r} must match the folder name {folder_name!r}")
     if c.problems:
         raise LexiconError(c.problems)
-    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring"}
+    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "calibration"}
     return Settings(
         name=name,
         description=str(data.get("description") or ""),
@@ -222,6 +239,7 @@ def _parse_params(raw: Any, c: _Collector, line: int, tool: str) -> tuple[Param,
             c.add(pl, f"tool {tool}: param {i + 1} needs a name")
             continue
         pname = str(p["name"])
+        check_keys(p, PARAM_KEYS, c, f"param {pname!r} of tool {tool}", pl)
         if pname in seen:
             c.add(pl, f"tool {tool}: param {pname!r} is listed twice")
         seen.add(pname)
@@ -250,10 +268,13 @@ def _parse_params(raw: Any, c: _Collector, line: int, tool: str) -> tuple[Param,
     return tuple(out)
 
 
-def _parse_tools(data: Any, label: str) -> tuple[Tool, ...]:
+def _parse_tools(data: Any, label: str, design: Any = "tools") -> tuple[Tool, ...]:
     c = _Collector(label)
     if not isinstance(data, dict) or not isinstance(data.get("tools"), list):
         raise LexiconError([Problem(label, 1, "must have a top-level 'tools:' list")])
+    tool_keys = _design_keys(design, "tool", TOOL_KEYS)
+    if tool_keys is not None:
+        check_keys(data, TOOLS_FILE_KEYS, c, "tools.yaml")
     tools: list[Tool] = []
     seen: dict[str, int] = {}
     raw_tools = data["tools"]
@@ -266,6 +287,8 @@ def _parse_tools(data: Any, label: str) -> tuple[Tool, ...]:
         if not isinstance(name, str) or not name.strip():
             c.add(tl, f"tool {i + 1} has no name")
             continue
+        if tool_keys is not None:
+            check_keys(t, tool_keys, c, f"tool {name}", tl)
         if name in seen:
             c.add(tl, f"tool {name!r} is defined twice (first on line {seen[name]})")
         seen[name] = tl
@@ -348,6 +371,7 @@ def _parse_patterns(data: Any, label: str, tools: dict[str, Tool], canonicals: s
     raw = data.get("patterns") if isinstance(data, dict) else None
     if not isinstance(raw, list):
         raise LexiconError([Problem(label, 1, "must have a top-level 'patterns:' list")])
+    check_keys(data, PATTERNS_FILE_KEYS, c, "patterns.yaml")
     out = []
     seen: dict[tuple, int] = {}
     for i, p in enumerate(raw):
@@ -355,6 +379,7 @@ def _parse_patterns(data: Any, label: str, tools: dict[str, Tool], canonicals: s
         if not isinstance(p, dict):
             c.add(pl, f"pattern {i + 1} must be a mapping with tool: and phrase:/terms:/regex:")
             continue
+        check_keys(p, PATTERN_KEYS, c, f"pattern {i + 1}", pl)
         tool = p.get("tool")
         if tool not in tools:
             c.add(_line(p, "tool") or pl, f"pattern names unknown tool {tool!r}")

@@ -108,12 +108,16 @@ class Router:
         if problem:
             return self._invalid(query, ref, th, problem, started)
         a = self.index.analyze(query, today=ref)
-        scored = self.score(a)
+        regex_timeouts: list[str] = []
+        scored = self.score(a, regex_timeouts=regex_timeouts)
         status = classify(scored, a, th)
         matches = self._matches(scored, status, a, th)
         path, path_reason = decide_path(status, matches)
         clarifying = self.domain.settings.clarifying_question if status is Status.NEEDS_CLARIFICATION else None
         events = [{"type": "route_started"}, {"type": "route_classified", "status": status.value}]
+        if regex_timeouts:  # a pattern that could not be tried is said, never dropped
+            events.append({"type": "regex_timeout", "patterns": regex_timeouts,
+                           "message": f"{len(regex_timeouts)} regex pattern(s) ran out of time and were not counted: {', '.join(regex_timeouts)}"})
         plan = self.plan_path(status, matches, a, query, context)
         result = RouteResult(
             query=query,
@@ -145,10 +149,13 @@ class Router:
             result = plan(result)
         return replace(result, timing_ms=round((time.perf_counter() - started) * 1000, 3))
 
-    def score(self, a: QueryAnalysis, *, top: int = MAX_WEAK) -> list[Scored]:
-        """The best `top` candidates, best first, each with its full score breakdown."""
+    def score(self, a: QueryAnalysis, *, top: int = MAX_WEAK, regex_timeouts: list[str] | None = None) -> list[Scored]:
+        """The best `top` candidates, best first, each with its full score breakdown (regexes
+        that ran out of time are added to `regex_timeouts` when given)."""
         w = self.domain.settings.weights
         patterns = match_patterns(a, self.index)
+        if regex_timeouts is not None:
+            regex_timeouts.extend(patterns.timeouts)
         keyword = score_keyword(a, self.index, patterns)
         example = score_example(a, self.index)
         semantic = score_semantic(a, self.index, self.encoder) if w.semantic > 0 else {}

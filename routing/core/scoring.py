@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
-from routing.core.patterns import search_with_timeout
+from routing.core.patterns import RegexBudget
 
 
 @dataclass
@@ -34,14 +34,13 @@ class Signal:
 class PatternHits:
     by_tool: dict[int, Signal]
     covered: dict[int, set[int]]  # tool -> unit indexes explained by its patterns
-    timeouts: list[str]
+    timeouts: list[str]  # regexes that timed out or found the query's budget spent (reported in events)
 
 
 def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
     """Phrase patterns match content keys in order; term patterns a set of concepts; regexes the text."""
     by_tool: dict[int, Signal] = {}
     covered: dict[int, set[int]] = {}
-    timeouts: list[str] = []
     # Phrases match in order over every word but dates and numbers, stop words included: they
     # carry direction in idioms ("who owes me" vs "who do i owe").
     content = [(ui, u) for ui, u in enumerate(a.units) if u.role not in ("date", "number")]
@@ -87,13 +86,11 @@ def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
                 continue
             span = {ui for ui, u in enumerate(a.units) if u.role == "concept" and u.key in cp.terms}
             hit(cp, span, sum(a.concepts[t] == "fuzzy" for t in cp.terms))
+    budget = RegexBudget()  # the regexes of one query share one time budget
     for cp in index.regex_patterns:
-        matched, timed_out = search_with_timeout(cp.regex, a.text)
-        if timed_out:
-            timeouts.append(cp.label)
-        elif matched:
+        if budget.search(cp.regex, a.text, cp.label):
             hit(cp, set(), 0)
-    return PatternHits(by_tool, covered, timeouts)
+    return PatternHits(by_tool, covered, budget.timeouts)
 
 
 def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -> dict[int, Signal]:

@@ -18,8 +18,11 @@ MIN_CORRECTABLE_LEN = 5
 REAL_WORD_ZIPF = 3.5
 
 try:  # optional: without wordfreq, typo correction simply has no real-word guard
+    import wordfreq as _wordfreq
     from wordfreq import available_languages as _wordfreq_available
     from wordfreq import zipf_frequency as _zipf
+
+    _wordfreq.CACHE_SIZE = min(getattr(_wordfreq, "CACHE_SIZE", 20_000), 20_000)  # its look-up cache: no larger than ours
 except ImportError:  # pragma: no cover - exercised only where wordfreq is missing
     _wordfreq_available = None
     _zipf = None

@@ -1,6 +1,18 @@
-"""Reading YAML with line numbers, so every validation message can say where."""
+"""Reading YAML with line numbers, so every validation message can say where, and within limits,
+so no lexicon file can hang, exhaust or crash the process that loads it:
+
+- a file over MAX_FILE_BYTES is refused before it is read;
+- collections nested deeper than MAX_DEPTH are refused while parsing (before the composer, which
+  recurses, could overflow the stack);
+- aliases may repeat at most MAX_ALIAS_EXPANSION nodes in all (a "billion laughs" is refused), and
+  an alias that contains itself is refused;
+- any other failure of the loader (an unhashable key such as `? [a, b]`, a RecursionError, ...)
+  becomes a LexiconError naming the file: never an exception of another kind.
+
+The shared validators of YAML values (a list of words, a number in a range) live here too."""
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 from typing import Any
@@ -44,8 +56,20 @@ class LineList(list):
         return self.lines
 
 
+MAX_FILE_BYTES = 4_000_000  # a lexicon file over 4 MB is refused (the largest shipped one is ~15 kB)
+MAX_DEPTH = 50  # nested mappings / lists
+MAX_ALIAS_EXPANSION = 10_000  # nodes that aliases may repeat, in all
+
+
 class _DuplicateKey(yaml.MarkedYAMLError):
     pass
+
+
+_TOO_BIG = f"the file is over {MAX_FILE_BYTES // 1_000_000} MB; a lexicon file must be smaller"
+
+
+class _LoadLimit(yaml.MarkedYAMLError):
+    """A limit of this loader (depth, aliases, key type), reported with its line like a syntax error."""
 
 
 # libyaml's C parser when present (several times faster on big imported domains); the
@@ -63,6 +87,12 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
     mapping.line = node.start_mark.line + 1
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
+        try:
+            hash(key)
+        except TypeError:
+            raise _LoadLimit(
+                "while reading a mapping", node.start_mark, f"a key must be text or a number, not a {key_node.id}", key_node.start_mark
+            ) from None
         if key in mapping:
             raise _DuplicateKey(
                 "while reading a mapping", node.start_mark, f"duplicate key {key!r}", key_node.start_mark
@@ -98,9 +128,69 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _co
 _LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
 
 
+def _check_depth(text: str) -> None:
+    """Walk the parser's events (libyaml's parser keeps its own stack; it does not recurse)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_BaseLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _LoadLimit(None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _check_expansion(root: yaml.Node) -> None:
+    """Count the nodes the document would have with every alias expanded, without expanding."""
+    size: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+
+    def children(node: yaml.Node) -> list[yaml.Node]:
+        if isinstance(node, yaml.MappingNode):
+            return [n for pair in node.value for n in pair]
+        if isinstance(node, yaml.SequenceNode):
+            return list(node.value)
+        return []
+
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            size[key] = 1 + sum(size[id(c)] for c in children(node))
+            continue
+        if key in size:
+            continue
+        on_path.add(key)
+        stack.append((node, True))
+        for child in children(node):
+            if id(child) in on_path:
+                raise _LoadLimit(None, None, "an alias refers to a collection that contains it", child.start_mark)
+            if id(child) not in size:
+                stack.append((child, False))
+    if size[id(root)] - len(size) > MAX_ALIAS_EXPANSION:
+        raise _LoadLimit(
+            None, None, f"aliases expand to {size[id(root)]:,} nodes from {len(size):,}; at most {MAX_ALIAS_EXPANSION:,} repeated nodes are allowed",
+            root.start_mark,
+        )
+
+
 def load_with_lines(text: str) -> Any:
-    """Parse YAML into LineDict / LineList (yaml.YAMLError on bad syntax)."""
-    return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    """Parse YAML into LineDict / LineList within the limits above (yaml.YAMLError on bad syntax
+    or a limit passed)."""
+    if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise _LoadLimit(None, None, _TOO_BIG, None)
+    _check_depth(text)
+    loader = _LineLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def line_of(node: Any, key: Any = None) -> int:
@@ -123,10 +213,63 @@ class ProblemCollector:
         self.problems.append(Problem(self.label, line, message))
 
 
+def str_list(value: Any, collector: "ProblemCollector", line: int, what: str, *, numbers: bool = True) -> list[str]:
+    """A list of words or phrases (one string counts as a one-item list), stripped; each item that
+    is not text (numbers count as text when `numbers`) or is empty is a problem with its line."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        collector.add(line, f"{what} must be a list of words, not {type(value).__name__}")
+        return []
+    out = []
+    for i, item in enumerate(value):
+        item_line = line_of(value, i) or line
+        if isinstance(item, bool) or not isinstance(item, (str, int, float) if numbers else str):
+            collector.add(item_line, f"{what}: {item!r} is not a word (quote it if YAML read it as a number or yes/no)")
+        elif not str(item).strip():
+            collector.add(item_line, f"{what}: item {i + 1} is empty")
+        else:
+            out.append(str(item).strip())
+    return out
+
+
+def number(value: Any, collector: "ProblemCollector", line: int, what: str, lo: float, hi: float | None, default: float) -> float:
+    """A number in [lo, hi] (hi None: no upper bound); the default when absent or wrong (a problem)."""
+    if value is None:
+        return default
+    bounds = f"between {lo:g} and {hi:g}" if hi is not None else f">= {lo:g}"
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        collector.add(line, f"{what} must be a number {bounds}, not {value!r}")
+        return default
+    if value < lo or (hi is not None and value > hi):
+        collector.add(line, f"{what} must be {bounds}, not {value}")
+        return default
+    return float(value)
+
+
+def check_keys(node: Any, known, collector: "ProblemCollector", where: str, line: int = 0) -> None:
+    """Refuse keys a file may not hold (a misspelt `pipelin:` would otherwise load and do nothing):
+    one problem per unknown key, with its line and the nearest known key."""
+    if not isinstance(node, dict):
+        return
+    names = sorted(str(k) for k in known)
+    for key in node:
+        if key in known:
+            continue
+        near = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
+        hint = f"; did you mean {near[0]!r}?" if near else f" (known: {', '.join(names)})"
+        collector.add(line_of(node, key) or line or None, f"unknown key {key!r} in {where}{hint}")
+
+
 def parse_yaml(text: str, file_label: str) -> Any:
     """Parse YAML text; raise LexiconError naming the file and line on any syntax problem."""
     try:
         return load_with_lines(text)
+    except _LoadLimit as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else None
+        raise LexiconError([Problem(file_label, line, " ".join(x for x in (exc.context, exc.problem) if x))]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -134,11 +277,26 @@ def parse_yaml(text: str, file_label: str) -> Any:
         raise LexiconError([Problem(file_label, line, f"YAML syntax: {problem}")]) from None
     except yaml.YAMLError as exc:
         raise LexiconError([Problem(file_label, None, f"YAML: {exc}")]) from None
+    except RecursionError:
+        raise LexiconError([Problem(file_label, None, f"cannot be read: nested too deeply (limit {MAX_DEPTH} levels)")]) from None
+    except Exception as exc:  # noqa: BLE001 - whatever the loader raises, the file is at fault
+        raise LexiconError([Problem(file_label, None, f"cannot be read: {type(exc).__name__}: {exc}")]) from None
+
+
+def file_label(root: Path, path: Path) -> str:
+    """How messages name a lexicon file: relative to the lexicon folder's parent
+    (lexicons/accounting/synonyms.yaml), or the full path when it lies elsewhere."""
+    try:
+        return str(Path(path).relative_to(Path(root).parent))
+    except ValueError:
+        return str(path)
 
 
 def read_yaml(path: Path, file_label: str | None = None) -> Any:
     label = file_label or str(path)
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:  # refused unread
+            raise LexiconError([Problem(label, None, _TOO_BIG)])
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise LexiconError([Problem(label, None, f"not UTF-8 text ({exc.reason})")]) from None

@@ -46,8 +46,8 @@ Conventions chosen here (each also pinned by a test):
 - A lone day that takes the other end's month ("15-1 Januari", "Januari 15-1") must not run
   backwards: such a span is unresolved (it is not read as crossing the new year).
 - Explicit spans include both ends ("from March to May" ends 31 May).
-- Arithmetic that runs past 0001-01-01 or 9999-12-31 is clamped with a note; a range that lies
-  wholly outside, and impossible dates ("32 Januari", "Q5", "last 0 days"), come back unresolved
+- A range that runs past 0001-01-01 or 9999-12-31, in part or wholly, is never clipped: it comes
+  back unresolved with a reason, as do impossible dates ("32 Januari", "Q5", "last 0 days"), come back unresolved
   with a reason. Nothing here raises on odd input, and nothing reads the clock.
 """
 from routing.dates.finder import find_dates, resolve_expression

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 
-from routing.core.yamlio import LineDict, load_with_lines
+from routing.core.errors import LexiconError, Problem
+from routing.core.yamlio import LineDict, parse_yaml, str_list
 from routing.dates.finder import PhraseFinder
 from routing.dates.readings import RangeReadings
 from routing.dates.types import (
@@ -32,14 +32,19 @@ _Map = LineDict
 
 
 
+class DateLexiconError(LexiconError, ValueError):
+    """A malformed dates.yaml: a lexicon error like every other (file and line; CLI exit 3; the
+    registry keeps the last good router). Still a ValueError for callers that catch that."""
+
+
 class _Reader:
-    """Validates the YAML shapes and turns problems into ValueError("file:line: problem")."""
+    """Validates the YAML shapes and turns problems into DateLexiconError (file, line, problem)."""
 
     def __init__(self, path: Path):
         self.path = path
 
     def fail(self, line: int, problem: str) -> None:
-        raise ValueError(f"{self.path}:{line}: {problem}")
+        raise DateLexiconError([Problem(str(self.path), line or None, problem)])
 
     def mapping(self, parent: _Map, key, where: str) -> _Map:
         value = parent.get(key)
@@ -49,24 +54,12 @@ class _Reader:
             self.fail(parent.key_lines.get(key, parent.line), f"{where}: expected a mapping")
         return value
 
+    add = fail  # the shared validators (routing.core.yamlio) report through this: the first problem stops
+
     def words(self, parent: _Map, key, where: str) -> list[str]:
         """A list of words (a single string is accepted as a one-word list)."""
-        value = parent.get(key)
         line = parent.key_lines.get(key, parent.line) if isinstance(parent, _Map) else 0
-        if value is None:
-            return []
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list):
-            self.fail(line, f"{where}: expected a list of words")
-        out = []
-        lines = getattr(value, "item_lines", [line] * len(value))
-        for item, item_line in zip(value, lines):
-            if not isinstance(item, str) or not item.strip():
-                self.fail(item_line, f"{where}: {item!r} is not a word (quote it if YAML read it "
-                                     f"as a number or yes/no)")
-            out.append(_norm(item))
-        return out
+        return [_norm(w) for w in str_list(parent.get(key), self, line, where, numbers=False)]
 
     def valued(self, parent: _Map, key, where: str) -> dict[str, int]:
         value = self.mapping(parent, key, where)
@@ -97,8 +90,14 @@ class DateLexicon(PhraseFinder, RangeReadings):
         if not isinstance(data, dict):
             reader.fail(1, "expected a mapping of language blocks")
         shared = reader.mapping(data, "shared", "shared")
+        for key in shared:
+            if key not in ("quarter_letters", "roman_numerals", "messages"):
+                reader.fail(shared.key_lines.get(key, shared.line), f"shared: unknown key {key!r} (known: quarter_letters, roman_numerals, messages)")
         self._messages = {key: str(val) for key, val in reader.mapping(
             shared, "messages", "shared.messages").items()}
+        for key in self._messages:
+            if key not in _MESSAGE_KEYS:
+                reader.fail(shared["messages"].key_lines.get(key, 0), f"shared.messages: unknown message {key!r} (known: {', '.join(_MESSAGE_KEYS)})")
         for key in _MESSAGE_KEYS:
             self._messages.setdefault(key, key + ": {text}")
         quarter_letters = reader.words(shared, "quarter_letters", "shared.quarter_letters")
@@ -316,21 +315,25 @@ class DateLexicon(PhraseFinder, RangeReadings):
 
 
 def load_date_lexicon(path: Path | str | None = None) -> DateLexicon:
-    """Load and compile the date vocabulary; ValueError("file:line: problem") when malformed."""
+    """Load and compile the date vocabulary; DateLexiconError (a LexiconError) naming file and line
+    when malformed, whatever goes wrong."""
     path = Path(path) if path is not None else DEFAULT_LEXICON_PATH
+    label = str(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"{path}:0: cannot read: {exc}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DateLexiconError([Problem(label, None, f"cannot read: {exc}")]) from None
     try:
-        data = load_with_lines(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 0
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ValueError(f"{path}:{line}: {problem}") from exc
+        data = parse_yaml(text, label)
+    except LexiconError as exc:
+        raise DateLexiconError(exc.problems) from None
     if data is None:
         data = _Map()
     if not isinstance(data, dict):
-        raise ValueError(f"{path}:1: expected a mapping of language blocks")
-    return DateLexicon(data, path)
+        raise DateLexiconError([Problem(label, 1, "expected a mapping of language blocks")])
+    try:
+        return DateLexicon(data, path)
+    except LexiconError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any other failure is the file's, said as such
+        raise DateLexiconError([Problem(label, None, f"cannot be read: {type(exc).__name__}: {exc}")]) from None

@@ -101,10 +101,24 @@ class _Context:
     def unresolved(self, m: re.Match, rule: str, reason: str, kind: str = CALENDAR) -> DateRange:
         return DateRange(m.group(0), None, None, kind, rule, (m.start(), m.end()), reason=reason)
 
-    def days(self, base: date, first: int, last: int) -> tuple[date, date]:
-        start, _ = _add_days(base, first)
-        end, _ = _add_days(base, last)
-        return start, end
+    def day_span(self, m: re.Match, rule: str, first: int, last: int) -> DateRange:
+        """today + first .. today + last days, or unresolved when any of it is off the calendar."""
+        return self.ordinals(m, rule, self.today.toordinal() + first, self.today.toordinal() + last)
+
+    def ordinals(self, m: re.Match, rule: str, start: int, end: int, *, kind: str = CALENDAR) -> DateRange:
+        """A range of day ordinals; any part beyond 0001-01-01 .. 9999-12-31 makes it unresolved
+        with a reason (never clipped)."""
+        msg = self.lexicon.message
+        text = m.group(0)
+        if end < 1:
+            return self.unresolved(m, rule, msg("before_calendar", text=text), kind=kind)
+        if start > _MAX_ORDINAL:
+            return self.unresolved(m, rule, msg("after_calendar", text=text), kind=kind)
+        if start < 1:
+            return self.unresolved(m, rule, msg("reaches_before_calendar", text=text), kind=kind)
+        if end > _MAX_ORDINAL:
+            return self.unresolved(m, rule, msg("reaches_after_calendar", text=text), kind=kind)
+        return self.calendar(m, rule, date.fromordinal(start), date.fromordinal(end), kind=kind)
 
     def check(self, point: _Point) -> str | None:
         msg = self.lexicon.message
@@ -136,7 +150,7 @@ class _Context:
 
     def relative(self, m: re.Match, mod: str, unit: str) -> DateRange:
         """this/last/next <unit>: calendar periods. Computed on day ordinals so that periods at
-        the calendar's edges can be clamped (with a note) or reported as outside it."""
+        the calendar's edges are reported as unresolved, never clipped."""
         t = self.today
         msg = self.lexicon.message
         rule = f"{mod}_{unit}"
@@ -167,16 +181,7 @@ class _Context:
             first += months * shift
             start = _month_ordinal(first)
             end = today_ord if mod == "this" else _month_ordinal(first + months) - 1
-        if end < 1:
-            return self.unresolved(m, rule, msg("before_calendar", text=m.group(0)))
-        if start > _MAX_ORDINAL:
-            return self.unresolved(m, rule, msg("after_calendar", text=m.group(0)))
-        note = None
-        if start < 1:
-            start, note = 1, msg("clamped_start")
-        if end > _MAX_ORDINAL:
-            end, note = _MAX_ORDINAL, msg("clamped_end")
-        return self.calendar(m, rule, date.fromordinal(start), date.fromordinal(end), note=note)
+        return self.ordinals(m, rule, start, end)
 
     def rolling(self, m: re.Match, unit: str, count: int, *, future: bool) -> DateRange:
         msg = self.lexicon.message
@@ -192,14 +197,13 @@ class _Context:
         else:
             far, clamp = _add_months(t, sign * months * count)
         if future:
-            start, c = _add_days(t, 1)
-            if c:
+            if t == date.max:
                 return self.unresolved(m, rule, msg("after_calendar", text=m.group(0)), kind=ROLLING)
-            end = far
-        else:
-            start = far if clamp else _add_days(far, 1)[0]
-            end = t
-        note = None
-        if clamp:
-            note = msg("clamped_start" if clamp < 0 else "clamped_end")
-        return self.calendar(m, rule, start, end, kind=ROLLING, note=note)
+            if clamp:
+                return self.unresolved(m, rule, msg("reaches_after_calendar", text=m.group(0)), kind=ROLLING)
+            return self.calendar(m, rule, _add_days(t, 1)[0], far, kind=ROLLING)
+        if months is None:  # N days back, inclusive of today: starts N - 1 days before it
+            return self.ordinals(m, rule, t.toordinal() - days + 1, t.toordinal(), kind=ROLLING)
+        if clamp:  # the window would start before 0001-01-01
+            return self.unresolved(m, rule, msg("reaches_before_calendar", text=m.group(0)), kind=ROLLING)
+        return self.calendar(m, rule, _add_days(far, 1)[0], t, kind=ROLLING)

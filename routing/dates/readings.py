@@ -31,9 +31,9 @@ class RangeReadings:
         if rule == "today":
             return ctx.calendar(m, rule, t, t)
         if rule == "yesterday":
-            return ctx.calendar(m, rule, *ctx.days(t, -1, -1))
+            return ctx.day_span(m, rule, -1, -1)
         if rule == "tomorrow":
-            return ctx.calendar(m, rule, *ctx.days(t, 1, 1))
+            return ctx.day_span(m, rule, 1, 1)
         if rule == "ytd":
             return ctx.calendar(m, rule, date(t.year, 1, 1), t)
         if rule in ("mtd", "since_month_start"):
@@ -179,8 +179,7 @@ class RangeReadings:
         start = date(year, fs, 1)
         end, clamp = _add_months(start, 12)
         if clamp:
-            return ctx.calendar(m, "explicit_fiscal_year", start, date.max,
-                                note=self.message("clamped_end"))
+            return ctx.unresolved(m, "explicit_fiscal_year", self.message("reaches_after_calendar", text=m.group(0)))
         return ctx.calendar(m, "explicit_fiscal_year", start, end - timedelta(days=1))
 
     def _build_year(self, ctx: "_Context", m: re.Match) -> DateRange:

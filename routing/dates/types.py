@@ -28,7 +28,7 @@ _LANGUAGE_SECTIONS = (
 _SPAN_KEYS = ("from", "to", "between", "and", "end")
 _MESSAGE_KEYS = (
     "bad_day", "bad_day_in_year", "bad_month", "bad_quarter", "empty_window", "year_zero",
-    "before_calendar", "after_calendar", "clamped_start", "clamped_end", "end_before_start",
+    "before_calendar", "after_calendar", "reaches_before_calendar", "reaches_after_calendar", "end_before_start",
     "bad_fiscal_label", "bad_week_of_month",
 )
 _MAX_ORDINAL = date.max.toordinal()

@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from routing.core.errors import LexiconError, Problem
+from routing.core.errors import ErrorCode, LexiconError, Problem
 from routing.core.lexicon import (
     DEFAULT_LEXICON_ROOT,
+    domain_name_problem,
     domain_files,
     fingerprint_files,
     list_domain_names,
 )
-from routing.core.yamlio import parse_yaml
+from routing.core.yamlio import file_label as _label, parse_yaml
 
 EDITABLE_FILES = ("synonyms.yaml", "patterns.yaml", "settings.yaml")
 THRESHOLD_KEYS = ("high", "medium", "low", "margin")
@@ -65,6 +66,7 @@ class FileSnapshot:
 
 def read_file(domain: str, file: str, root: Path | str | None = None) -> FileSnapshot:
     root = _root(root)
+    require_plain_name(domain)
     if file not in EDITABLE_FILES:
         raise EditRejected(f"{file} cannot be edited here (editable: {', '.join(EDITABLE_FILES)})")
     if domain not in list_domain_names(root):
@@ -81,13 +83,6 @@ def read_file(domain: str, file: str, root: Path | str | None = None) -> FileSna
     except UnicodeDecodeError as exc:
         raise LexiconError([Problem(label, None, f"not UTF-8 text ({exc.reason})")]) from None
     return FileSnapshot(domain, file, path, text, digest_text(text), label)
-
-
-def _label(root: Path, path: Path) -> str:
-    try:
-        return str(path.relative_to(root.parent))
-    except ValueError:
-        return str(path)
 
 
 @dataclass(frozen=True)
@@ -152,9 +147,15 @@ class SaveResult:
     def ok(self) -> bool:
         return self.status in ("saved", "unchanged")
 
+    @property
+    def code(self) -> str | None:
+        """The contract's error code of a refused save (CONFLICT, LEXICON_INVALID) or None."""
+        return {"conflict": ErrorCode.CONFLICT.value, "invalid": ErrorCode.LEXICON_INVALID.value}.get(self.status)
+
     def to_dict(self) -> dict:
         return {
             "status": self.status,
+            "code": self.code,
             "message": self.message,
             "files": list(self.files),
             "diff": self.diff,
@@ -168,7 +169,7 @@ def atomic_write(path: Path, text: str) -> None:
     """Temp file beside the target, flush, fsync, os.replace, fsync the folder: a crash at any
     point leaves either the old file or the new one, whole."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}{TMP_SUFFIX}")
     try:
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
@@ -190,17 +191,46 @@ def atomic_write(path: Path, text: str) -> None:
         os.close(dir_fd)
 
 
+def require_plain_name(domain: str) -> None:
+    """A domain is a folder name, never a path (`../evil`, `/etc`): refused before any file is read."""
+    problem = domain_name_problem(domain)
+    if problem:
+        raise EditRejected(problem)
+
+
 @contextmanager
-def _domain_lock(folder: Path) -> Iterator[None]:
-    """One writer per domain at a time, across processes (app sessions, the CLI)."""
+def _domain_lock(folder: Path, *, blocking: bool = True) -> Iterator[bool]:
+    """One writer per domain at a time, across processes (app sessions, the CLI). Every read ->
+    validate -> write of a save happens while this is held. With blocking=False, yields False at
+    once when another process holds it (nothing may then be written)."""
     hist = folder / HISTORY_DIR
     hist.mkdir(exist_ok=True)
     with open(hist / ".lock", "a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
         try:
-            yield
+            fcntl.flock(fh, fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+TMP_SUFFIX = ".tmp"
+
+
+def sweep_temp_files(folder: Path) -> list[Path]:
+    """Temp files of writers that died between writing and renaming (call with the lock held: no
+    live writer has one open then). Returns what was removed."""
+    gone = []
+    for where in (folder, folder / HISTORY_DIR):
+        if not where.is_dir():
+            continue
+        for tmp in where.glob(f".*{TMP_SUFFIX}"):
+            tmp.unlink(missing_ok=True)
+            gone.append(tmp)
+    return gone
 
 
 def _disk_digest(path: Path) -> str:

@@ -119,6 +119,34 @@ def merge_lines(base: str, ours: str, theirs: str) -> str:
     return "".join(out)
 
 
+def merge_three(base: str, ours: str, theirs: str) -> str | None:
+    """Merge two edits of the same file made from `base`: `ours` (this save) and `theirs` (what
+    another writer put on disk since). None when both changed the same lines (a true conflict).
+    Insertions at the same place, both pure additions, keep theirs then ours."""
+    b, o, t = base.splitlines(keepends=True), ours.splitlines(keepends=True), theirs.splitlines(keepends=True)
+    if b and not b[-1].endswith("\n"):
+        return None  # a last line without newline: leave such merges to a person
+    def hunks(other: list[str]) -> list[tuple[int, int, list[str]]]:
+        ops = difflib.SequenceMatcher(None, b, other, autojunk=False).get_opcodes()
+        return [(i1, i2, other[j1:j2]) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
+
+    mine, other = hunks(o), hunks(t)
+    for a1, a2, _ in mine:
+        for b1, b2, _ in other:
+            if a1 < b2 and b1 < a2:
+                return None
+            if a1 == b1 and (a1 != a2 or b1 != b2):
+                return None  # one replaces lines the other inserts before
+    out: list[str] = []
+    pos = 0
+    for i1, i2, replacement in sorted(other + mine, key=lambda h: h[0]):  # stable: theirs first
+        if i1 < pos:
+            return None
+        out += b[pos:i1] + replacement
+        pos = i2
+    return "".join(out + b[pos:])
+
+
 def _line_map(a: list[str], b: list[str]) -> dict[int, int]:
     mapping: dict[int, int] = {}
     for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():

@@ -13,17 +13,19 @@ and applies them to the original text, so lines ruamel would re-format (a flow l
 several lines) stay byte for byte as they were unless the edit touches them. The merged text is
 re-parsed and must mean exactly what the edited document means, or the plain dump is used.
 
-Safety: every save validates the whole domain with the edit in memory (routing.lexicon, the same
-validator the router uses); refuses when a file changed on disk since it was read (content digest);
-writes a temporary file beside the target, flushes, fsyncs and os.replace()s it; keeps the previous
-version in lexicons/<domain>/.history/ so the last save can be undone.
+Safety: a save holds the domain lock from reading the files on disk to writing them; validates the
+whole domain with the edit in memory (routing.core.lexicon, the same validator the router uses);
+when a file changed on disk since it was read, merges the edit into the new text if the two changed
+different lines, and refuses with CONFLICT if they changed the same place; writes the history record
+(lexicons/<domain>/.history/) before replacing any file, so the last save can always be undone;
+writes a temporary file beside the target, flushes, fsyncs and os.replace()s it. The one-call
+conveniences (the CLI) read, edit and write under the lock, so concurrent writers all land.
 """
 from __future__ import annotations
 
-import json
-import random
-import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 from routing.core.errors import LexiconError
 from routing.core.lexicon import load_domain
@@ -48,22 +50,26 @@ from routing.editing.files import (
     SaveResult,
     _disk_digest,
     _disk_text,
-    _domain_lock,
     _root,
     atomic_write,
     digest_text,
     domain_fingerprint,
-    read_file,
+    read_file as _read_file,
+    require_plain_name,
     unified_diff,
 )
 from routing.editing.history import (
     HistoryEntry,
-    _new_record,
     _prune_history,
+    discard_record,
+    finish_record,
     history,
+    locked_domain,
+    recover_if_idle,
     undo_last_save,
+    write_record,
 )
-from routing.editing.roundtrip import merge_lines
+from routing.editing.roundtrip import merge_lines, merge_three
 
 __all__ = [
     "EDITABLE_FILES",
@@ -79,6 +85,7 @@ __all__ = [
     "atomic_write",
     "domain_fingerprint",
     "edit_patterns",
+    "edit_file_locked",
     "edit_settings",
     "edit_synonyms",
     "history",
@@ -87,6 +94,7 @@ __all__ = [
     "read_patterns",
     "read_settings",
     "read_synonyms",
+    "require_plain_name",
     "remove_synonym",
     "save_edits",
     "set_patterns",
@@ -99,6 +107,16 @@ __all__ = [
 ]
 
 
+def read_file(domain: str, file: str, root: Path | str | None = None) -> FileSnapshot:
+    """One lexicon file as it is now, for an edit. What a writer that died mid-save left behind
+    (temp files, a pending history record) is settled first when no writer is at work."""
+    require_plain_name(domain)
+    root = _root(root)
+    if (root / domain).is_dir():
+        recover_if_idle(root / domain)
+    return _read_file(domain, file, root)
+
+
 def save_edits(
     domain: str,
     edits: list[FileEdit],
@@ -107,13 +125,49 @@ def save_edits(
     action: str | None = None,
     source: str = "editor",
 ) -> SaveResult:
-    """Validate the edits together, refuse if any file changed on disk since its snapshot, keep
-    the previous versions in history, then write each changed file atomically."""
+    """Save edits made from snapshots. Under the domain lock: re-read each file; when another
+    writer changed it since the snapshot, merge this edit into the new text if the two touched
+    different lines (else refuse: status "conflict", code CONFLICT, nothing written); validate the
+    whole domain with the result; write the history record; replace each file atomically."""
     root = _root(root)
+    require_plain_name(domain)
     changed = [e for e in edits if e.changed]
     if not changed:
         return SaveResult("unchanged", "Nothing to save: the files already say this.", fingerprint=domain_fingerprint(domain, root))
-    problems = validate_edits(domain, edits, root)
+    with locked_domain(root / domain):
+        current, conflicts = [], []
+        for e in changed:
+            now = _disk_text(e.path)
+            if _disk_digest(e.path) == e.snapshot.digest:
+                current.append(e)
+                continue
+            merged = merge_three(e.snapshot.text, e.new_text, now) if e.snapshot.exists else None
+            if merged is None:
+                conflicts.append((e, now))
+            else:
+                snap = replace(e.snapshot, text=now, digest=_disk_digest(e.path))
+                current.append(FileEdit(snap, merged, e.action))
+        if conflicts:
+            diff = "".join(
+                unified_diff(e.snapshot.text, now, e.snapshot.label, new_label=e.snapshot.label + " (on disk now)") for e, now in conflicts
+            )
+            names = ", ".join(e.file for e, _ in conflicts)
+            return SaveResult(
+                "conflict",
+                f"Not saved: {names} changed on disk since you opened it, in the same place you edited "
+                "(a hand edit or another session). Reload to start from the current version; nothing was overwritten.",
+                tuple(e.file for e, _ in conflicts),
+                diff=diff,
+            )
+        return _commit_locked(domain, current, root, action=action, source=source)
+
+
+def _commit_locked(domain: str, edits: list[FileEdit], root: Path, *, action: str | None, source: str) -> SaveResult:
+    """Validate and write edits whose snapshots are the files on disk now (the lock is held)."""
+    changed = [e for e in edits if e.changed]
+    if not changed:
+        return SaveResult("unchanged", "Nothing to save: the files already say this.", fingerprint=domain_fingerprint(domain, root))
+    problems = validate_edits(domain, changed, root)
     if problems:
         return SaveResult(
             "invalid",
@@ -122,32 +176,23 @@ def save_edits(
             problems=tuple(problems),
         )
     folder = root / domain
-    with _domain_lock(folder):
-        conflicts = [(e, _disk_text(e.path)) for e in changed if _disk_digest(e.path) != e.snapshot.digest]
-        if conflicts:
-            diff = "".join(
-                unified_diff(e.snapshot.text, now, e.snapshot.label, new_label=e.snapshot.label + " (on disk now)") for e, now in conflicts
-            )
-            names = ", ".join(e.file for e, _ in conflicts)
-            return SaveResult(
-                "conflict",
-                f"Not saved: {names} changed on disk since you opened it (a hand edit or another session). "
-                "Reload to start from the current version; nothing was overwritten.",
-                tuple(e.file for e, _ in conflicts),
-                diff=diff,
-            )
-        record = _new_record(folder)
-        meta = {"action": action or "; ".join(e.action for e in changed if e.action) or "edit", "source": source, "files": {}}
-        for e in changed:
-            if e.snapshot.exists:
-                (record / e.file).write_bytes(e.snapshot.text.encode("utf-8"))
-            meta["files"][e.file] = {"before": e.snapshot.digest, "after": digest_text(e.new_text)}
+    meta = {"action": action or "; ".join(e.action for e in changed if e.action) or "edit", "source": source, "files": {}}
+    for e in changed:
+        meta["files"][e.file] = {"before": e.snapshot.digest, "after": digest_text(e.new_text)}
+    # The record is whole (and marked pending) before any file is replaced: a crash at any point
+    # is settled by the next writer (completed or rolled back), so the last save can be undone.
+    record = write_record(folder, meta, {e.file: e.snapshot.text if e.snapshot.exists else None for e in changed})
+    try:
         for e in changed:
             atomic_write(e.path, e.new_text)
-        # The record counts only once every file is written: a crash before this leaves no undo
-        # entry that would not match the files.
-        atomic_write(record / "save.json", json.dumps(meta, ensure_ascii=False, indent=2))
-        _prune_history(folder)
+    except BaseException:
+        try:
+            discard_record(folder, record)
+        except Exception:  # noqa: BLE001 - the next writer's recovery settles it
+            pass
+        raise
+    finish_record(record)
+    _prune_history(folder)
     return SaveResult(
         "saved",
         f"Saved {', '.join(e.file for e in changed)}.",
@@ -156,6 +201,19 @@ def save_edits(
         history_id=record.name,
         fingerprint=domain_fingerprint(domain, root),
     )
+
+
+def edit_file_locked(
+    domain: str, file: str, make_edit: Callable[[FileSnapshot], FileEdit], root: Path | str | None = None, *, source: str = "cli"
+) -> SaveResult:
+    """Read, edit, validate and write one file, all under the domain lock: concurrent writers of
+    different entries never refuse each other (each edits the file as the previous one left it)."""
+    root = _root(root)
+    require_plain_name(domain)
+    _current_domain_must_load(domain, root)
+    with locked_domain(root / domain):
+        edit = make_edit(_read_file(domain, file, root))
+        return _commit_locked(domain, [edit], root, action=edit.action, source=source)
 
 
 # ---------------------------------------------------------------- one-call conveniences
@@ -167,29 +225,11 @@ def _current_domain_must_load(domain: str, root: Path) -> None:
 
 
 def add_synonym(domain: str, canonical: str, variant: str, *, root: Path | str | None = None, source: str = "cli") -> SaveResult:
-    return _synonym_edit_with_retry(domain, root, source, lambda snap: add_synonym_edit(snap, canonical, variant))
+    return edit_file_locked(domain, "synonyms.yaml", lambda snap: add_synonym_edit(snap, canonical, variant), root, source=source)
 
 
 def remove_synonym(domain: str, canonical: str, variant: str, *, root: Path | str | None = None, source: str = "cli") -> SaveResult:
-    return _synonym_edit_with_retry(domain, root, source, lambda snap: remove_synonym_edit(snap, canonical, variant))
-
-
-CLI_CONFLICT_RETRIES = 10
-
-
-def _synonym_edit_with_retry(domain: str, root: Path | str | None, source: str, make_edit) -> SaveResult:
-    """A one-shot edit (the CLI) has no person to reload for: when another writer got there first,
-    it re-reads the file and applies the same edit to the new text, a few times at most."""
-    root = _root(root)
-    _current_domain_must_load(domain, root)
-    result = None
-    for attempt in range(CLI_CONFLICT_RETRIES):
-        edit = make_edit(read_file(domain, "synonyms.yaml", root))
-        result = save_edits(domain, [edit], root, action=edit.action, source=source)
-        if result.status != "conflict":
-            return result
-        time.sleep(0.05 * (attempt + 1) + random.random() * 0.05)  # let the other writer finish
-    return result
+    return edit_file_locked(domain, "synonyms.yaml", lambda snap: remove_synonym_edit(snap, canonical, variant), root, source=source)
 
 
 def set_synonyms(domain: str, mapping: dict[str, list[str]], *, root: Path | str | None = None, source: str = "editor") -> SaveResult:

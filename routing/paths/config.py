@@ -13,7 +13,7 @@ from routing.core.errors import LexiconError, Problem
 from routing.core.lexicon import SHARED_DIR
 from routing.core.model import Domain, Param, Tool
 from routing.core.text import words
-from routing.core.yamlio import ProblemCollector, line_of, read_yaml
+from routing.core.yamlio import ProblemCollector, check_keys, file_label, line_of, number, read_yaml, str_list
 from routing.dates import DateSettings, resolve_expression
 from routing.paths.catalog import estimate_tokens, function_schema
 
@@ -24,6 +24,19 @@ GROUPS_FILE = "groups.yaml"
 # A domain without tool groups sends at most this many of its tools on the LLM path (the design: 15-20).
 MAX_TOOLS_SENT = 20
 OPERATION_PARAM = "operation"  # a meta-tool's argument naming which of its API tools to run
+# The keys each part of the path settings may hold (anything else is refused: a misspelling).
+_KEYS = {
+    "paths": {"default_category", "classifier", "model_selection", "models", "estimate", "enrichments_by_output",
+              "outputs_by_kind", "tool_categories", "system_prompts", "cost"},
+    "paths.model_selection": {"analytical", "multi_step", "request_verbs", "multi_step_verbs", "long_query_words"},
+    "paths.models": set(TIERS),
+    "model": {"name", "input_usd_per_1m", "output_usd_per_1m", "base_latency_ms", "ms_per_output_token"},
+    "paths.estimate": {"answer_tokens", "tool_call_tokens", "pipeline_step_ms", "message_overhead_tokens"},
+    "paths.estimate.answer_tokens": {"fast", "llm", GENERAL_CHAT},
+    "groups": {"send", "common_params", "meta_tools"},
+    "meta_tool": {"name", "group", "description", "output", "tools"},
+    "common_param": {"name", "type", "description"},
+}
 
 
 # ---------------------------------------------------------------- configuration
@@ -130,14 +143,9 @@ _line = line_of
 
 
 def _phrases(value: Any, p: ProblemCollector, line: int, what: str) -> tuple[tuple[str, ...], ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        p.add(line, f"{what} must be a list of words or phrases")
-        return ()
     out = []
-    for i, item in enumerate(value):
-        key = words(str(item)) if isinstance(item, (str, int)) else ()
+    for i, item in enumerate(str_list(value, p, line, what)):
+        key = words(item)
         if not key:
             p.add(_line(value, i) or line, f"{what}: item {i + 1} has no letters or digits")
             continue
@@ -147,14 +155,11 @@ def _phrases(value: Any, p: ProblemCollector, line: int, what: str) -> tuple[tup
 
 def _num(node: Any, key: str, p: ProblemCollector, where: str, default: float, *, lo: float = 0.0) -> float:
     value = node.get(key, default) if isinstance(node, dict) else default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < lo:
-        p.add(_line(node, key), f"{where}.{key} must be a number >= {lo:g}, not {value!r}")
-        return default
-    return float(value)
+    return number(value, p, _line(node, key), f"{where}.{key}", lo, None, default)
 
 
 def _label(domain: Domain, file: str) -> str:
-    return f"{domain.root.parent.name}/{domain.name}/{file}"
+    return file_label(domain.root.parent, domain.root / file)
 
 
 def _outputs(value: Any) -> tuple[str, ...]:
@@ -173,11 +178,16 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
     if raw is None:
         # No section of its own (an imported domain): the shared defaults apply.
         shared = domain.root.parent / SHARED_DIR / "paths.yaml"
-        p = ProblemCollector(f"{shared.parent.parent.name}/{shared.parent.name}/{shared.name}")
+        p = ProblemCollector(file_label(domain.root.parent, shared))
         data = read_yaml(shared, p.label) if shared.exists() else None
         raw = data.get("paths") if isinstance(data, dict) else None
     if not isinstance(raw, dict):
         raise LexiconError([Problem(p.label, None, "no 'paths:' section: the hybrid path needs models, prices, a classifier and system prompts")])
+    check_keys(raw, _KEYS["paths"], p, "paths", _line(raw))
+    for sub in ("model_selection", "models", "estimate"):
+        check_keys(raw.get(sub), _KEYS[f"paths.{sub}"], p, f"paths.{sub}", _line(raw, sub))
+    if isinstance(raw.get("estimate"), dict):
+        check_keys(raw["estimate"].get("answer_tokens"), _KEYS["paths.estimate.answer_tokens"], p, "paths.estimate.answer_tokens")
     cls = raw.get("classifier")
     classifier: dict[str, tuple[tuple[str, ...], ...]] = {}
     if not isinstance(cls, dict) or GENERAL_CHAT not in cls:
@@ -201,6 +211,7 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
             p.add(_line(mraw, tier) or _line(raw, "models"), f"paths.models.{tier} needs a name and prices")
             continue
         where = f"paths.models.{tier}"
+        check_keys(m, _KEYS["model"], p, where, _line(mraw, tier))
         models[tier] = ModelSpec(
             tier=tier,
             name=str(m["name"]),
@@ -329,17 +340,20 @@ def _load_groups(domain: Domain, problems: list[Problem]) -> tuple[tuple[MetaToo
     if not isinstance(data, dict) or not isinstance(data.get("meta_tools"), list):
         problems.append(Problem(label, 1, "must have send: and a meta_tools: list"))
         return (), {}
+    check_keys(data, _KEYS["groups"], p, GROUPS_FILE)
     common: list[Param] = []
     for i, cp in enumerate(data.get("common_params") or []):
         if not isinstance(cp, dict) or not cp.get("name"):
             p.add(_line(data.get("common_params"), i), "each common param needs a name")
             continue
+        check_keys(cp, _KEYS["common_param"], p, f"common param {cp['name']}", _line(data.get("common_params"), i))
         common.append(Param(name=str(cp["name"]), type=str(cp.get("type", "string")), description=str(cp.get("description") or "")))
     out: list[MetaTool] = []
     owner: dict[str, str] = {}
     raw = data["meta_tools"]
     for i, m in enumerate(raw):
         ml = _line(raw, i)
+        check_keys(m, _KEYS["meta_tool"], p, f"meta-tool {i + 1}", ml)
         if not isinstance(m, dict) or not m.get("name") or not m.get("group"):
             p.add(ml, f"meta-tool {i + 1} needs a name and a group")
             continue

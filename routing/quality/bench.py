@@ -1,7 +1,8 @@
 """`python -m routing bench`: latency per query (p50, p99) per domain and for synthetic catalogs.
 
 Measured, never asserted in unit tests (these machines are noisy). Each domain's golden queries
-are routed repeatedly after a warm-up; the synthetic catalogs (1,000 and 10,000 tools built in
+are routed repeatedly after a warm-up, then 20,000 times in a row as a long-running app would
+(`sequential`: p99, max, routes over 10 ms, garbage-collector pauses, memory); the synthetic catalogs (1,000 and 10,000 tools built in
 memory from made-up words, with synonyms, examples and typos in the queries) show how routing
 scales with the catalog, and how long the index takes to build.
 """
@@ -87,8 +88,66 @@ def synthetic_domain(n_tools: int, root: Path, seed: int = 7):
     return domain, queries
 
 
+SEQUENTIAL_ROUTES = 20_000
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS")) / 1024
+    except (OSError, StopIteration):
+        return float("nan")
+
+
+def sequential(router: Router, queries: list[str], n: int = SEQUENTIAL_ROUTES, seed: int = 3) -> dict:
+    """n routes one after another, as a long-running app serves them: the domain's queries, half
+    with a made-up word added (new words keep the per-word caches filling, as real traffic does).
+    Reports the tail (p99, max, routes over 10 ms), the collector's pauses and memory."""
+    import gc
+
+    rng = random.Random(seed)
+    for q in queries[:50]:
+        router.route(q, today=TODAY)
+    gc.collect()
+    gc.freeze()  # as RouterRegistry does after a build
+    pauses: list[float] = []
+    started: list[float] = []
+
+    def watch(phase: str, _info: dict) -> None:
+        if phase == "start":
+            started.append(time.perf_counter())
+        elif started:
+            pauses.append((time.perf_counter() - started.pop()) * 1000)
+
+    rss_before = _rss_mb()
+    times = []
+    gc.callbacks.append(watch)
+    try:
+        for i in range(n):
+            q = queries[i % len(queries)]
+            if rng.random() < 0.5:
+                q = f"{q} {_word(rng, rng.randint(4, 9))}"
+            t0 = time.perf_counter()
+            router.route(q, today=TODAY)
+            times.append((time.perf_counter() - t0) * 1000)
+    finally:
+        gc.callbacks.remove(watch)
+    times.sort()
+    return {
+        "routes": n,
+        "p50_ms": round(percentile(times, 50), 3),
+        "p99_ms": round(percentile(times, 99), 3),
+        "max_ms": round(times[-1], 1),
+        "over_10ms": sum(t > 10 for t in times),
+        "gc_pauses": len(pauses),
+        "gc_max_ms": round(max(pauses, default=0.0), 1),
+        "rss_mb_before": round(rss_before, 1),
+        "rss_mb_after": round(_rss_mb(), 1),
+    }
+
+
 def run_bench(root: Path, *, quick: bool = False, sizes: list[int] | tuple[int, ...] = (1000, 10000)) -> dict:
-    out: dict = {"domains": {}, "synthetic": {}}
+    out: dict = {"domains": {}, "synthetic": {}, "sequential": {}}
     for name in list_domain_names(root):
         t0 = time.perf_counter()
         router = build_router(load_domain(name, root))  # each domain by its own design
@@ -99,6 +158,7 @@ def run_bench(root: Path, *, quick: bool = False, sizes: list[int] | tuple[int, 
             continue
         rounds = max(1, (300 if quick else 3000) // len(queries))
         out["domains"][name] = {"tools": len(router.domain.tools), "build_ms": round(build_ms, 1), **_time_queries(router, queries, rounds)}
+        out["sequential"][name] = sequential(router, queries, 2_000 if quick else SEQUENTIAL_ROUTES)
     for n in sizes:
         domain, queries = synthetic_domain(n, root)
         t0 = time.perf_counter()
