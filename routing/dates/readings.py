@@ -60,12 +60,11 @@ class RangeReadings:
             day = self._weekday_of[_norm(m.group("wday"))]
             mod = modifier_of.get(_norm(m.group("wmod"))) if m.groupdict().get("wmod") else None
             if mod is None:
-                start, _ = ctx.days(t, -((t.weekday() - day) % 7), 0)
-                return ctx.calendar(m, "weekday", start, start)
+                back = -((t.weekday() - day) % 7)
+                return ctx.day_span(m, "weekday", back, back)
             week_start = -((t.weekday() - ctx.settings.week_start) % 7)
             offset = week_start + (day - ctx.settings.week_start) % 7 + 7 * {"this": 0, "last": -1, "next": 1}[mod]
-            start, _ = ctx.days(t, offset, 0)
-            return ctx.calendar(m, f"{mod}_weekday", start, start)
+            return ctx.day_span(m, f"{mod}_weekday", offset, offset)
         return build
 
     def _build_single(self, ctx: "_Context", m: re.Match) -> DateRange:
