@@ -35,7 +35,7 @@ def test_golden_query(cfo, query, expect):
     if "tool" in expect:
         assert names and names[0] == expect["tool"], f"top {names[:3]} ({r.status.value})"
     for name in expect.get("tools") or []:
-        assert name in [c["name"] for c in r.extra["candidates"][:3]], f"{name} not in the top three"
+        assert name in [c["name"] for c in r.candidates[:3]], f"{name} not in the top three"
     if "status" in expect:
         assert r.status.value == expect["status"]
     for key, value in (expect.get("params") or {}).items():
@@ -47,7 +47,7 @@ def test_golden_query(cfo, query, expect):
     if "category" in expect:
         assert r.category == expect["category"]
     if "model" in expect:
-        assert r.extra["model_tier"] == expect["model"]
+        assert r.path_fields.model_tier == expect["model"]
     if r.path.value == "fast":
         assert r.tools_sent == [] and r.pipeline
     elif r.category == "general_chat":

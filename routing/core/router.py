@@ -42,11 +42,13 @@ class Router:
         self.index = RouterIndex(domain, self.date_lexicon)
         self.encoder = encoder
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
-        from routing.paths.config import path_config
+        from routing.paths.config import load_path_config
+        from routing.paths.replay import load_replay
 
-        # Path settings and tool groups are part of the lexicon: a broken one fails the build (the
-        # registry then keeps serving the last good router) instead of every result.
-        path_config(self)
+        # Path settings, tool groups and replay data are part of the lexicon, built with the router:
+        # a broken one fails the build (the registry then keeps the last good router).
+        self.paths = load_path_config(domain, date_lexicon=self.date_lexicon)
+        self.replay = load_replay(domain.root)
 
     @classmethod
     def load(cls, name: str, root: FsPath | str = DEFAULT_LEXICON_ROOT, **kwargs) -> "Router":
@@ -87,22 +89,31 @@ class Router:
         today: date | str | None = None,
         thresholds: Thresholds | dict | None = None,
         context: dict | None = None,
+        on_event=None,
     ) -> RouteResult:
+        """`on_event(event)` is called with each event as it happens (the events also land in the result)."""
+        from routing.paths.events import EventLog
+
         started = time.perf_counter()
+        log = EventLog(on_event, started=started)
+        log.emit("route_started")
         ref = parse_today(today)
         th = self._thresholds(thresholds)
         problem = validate_query(query)
         if problem:
-            return self._invalid(query, ref, th, problem, started)
+            return self._invalid(query, ref, th, problem, started, log)
         a = self.index.analyze(query, today=ref)
         scored = self.score(a)
         status = classify(scored, a, th)
         matches = self._matches(scored, status, a, th)
         path, path_reason = decide_path(status, matches)
         clarifying = self.domain.settings.clarifying_question if status is Status.NEEDS_CLARIFICATION else None
-        events = [{"type": "route_started"}, {"type": "route_classified", "status": status.value}]
-        plan = self.plan_path(status, matches, a, query, context)
-        result = RouteResult(
+        candidates = [
+            {"name": self.index.tools[s.tool].name, "confidence": s.confidence, "score_breakdown": s.breakdown}
+            for s in scored[:MAX_WEAK]
+        ]
+        planned = self.plan_path(status, path, matches, candidates, a, query, ref, th, context, log)
+        return RouteResult(
             query=query,
             domain=self.name,
             today=ref.isoformat(),
@@ -116,21 +127,14 @@ class Router:
             matches=matches,
             dates=[d.to_dict() for d in a.dates],
             error=None,
-            events=events,
-            timing_ms=0.0,
+            events=log.events,
+            timing_ms=round((time.perf_counter() - started) * 1000, 3),
             available=self.available if status is Status.NOT_FOUND else [],
             thresholds=th.to_dict(),
             tokens=[{"text": u.surface, "role": u.role, "key": u.key, "via": u.via} for u in a.units],
-            extra={
-                "candidates": [
-                    {"name": self.index.tools[s.tool].name, "confidence": s.confidence, "score_breakdown": s.breakdown}
-                    for s in scored[:MAX_WEAK]
-                ]
-            },
+            candidates=candidates,
+            **planned,
         )
-        if plan is not None:
-            result = plan(result)
-        return replace(result, timing_ms=round((time.perf_counter() - started) * 1000, 3))
 
     def score(self, a: QueryAnalysis, *, top: int = MAX_WEAK) -> list[Scored]:
         """The best `top` candidates, best first, each with its full score breakdown."""
@@ -142,11 +146,13 @@ class Router:
         action = score_action(a, self.index, w)
         return combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, top=top)
 
-    def plan_path(self, status, matches, analysis, query, context):
-        """The hybrid-path layer (routing.hybrid) fills category, model, pipeline, tools, estimate, events."""
-        from routing.paths.plan import plan_route
+    def plan_path(self, status, path, matches, candidates, analysis, query, today, thresholds, context, log) -> dict:
+        """Hand-off to the path planner (routing.paths.plan): the path fields of the result (category,
+        model, pipeline, enrichments and their results, tools sent, estimate, typed path fields)."""
+        from routing.paths.plan import plan_path
 
-        return plan_route(self, status, matches, analysis, query, context)
+        return plan_path(self, status=status, path=path, matches=matches, candidates=candidates, analysis=analysis,
+                         query=query, today=today, thresholds=thresholds.to_dict(), context=context, log=log)
 
     # ------------------------------------------------------------------ helpers
 
@@ -200,7 +206,7 @@ class Router:
             )
         return out
 
-    def _invalid(self, query: Any, ref: date, th: Thresholds, problem: str, started: float) -> RouteResult:
+    def _invalid(self, query: Any, ref: date, th: Thresholds, problem: str, started: float, log=None) -> RouteResult:
         return RouteResult(
             query=query,
             domain=self.name,
@@ -215,11 +221,18 @@ class Router:
             matches=[],
             dates=[],
             error=ErrorInfo(ErrorCode.INVALID_QUERY.value, problem),
-            events=[{"type": "route_started"}, {"type": "route_rejected", "code": ErrorCode.INVALID_QUERY.value}],
+            events=_rejected(log),
             timing_ms=round((time.perf_counter() - started) * 1000, 3),
             available=self.available,
             thresholds=th.to_dict(),
         )
+
+
+def _rejected(log) -> list[dict]:
+    if log is None:
+        return [{"type": "route_started"}, {"type": "route_rejected", "code": ErrorCode.INVALID_QUERY.value}]
+    log.emit("route_rejected", code=ErrorCode.INVALID_QUERY.value)
+    return log.events
 
 
 def validate_query(query: Any) -> str | None:

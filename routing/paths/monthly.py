@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Mapping
 
+from routing.core.clock import parse_today
 from routing.core.model import Domain, Tool
 from routing.paths.catalog import estimate_tokens, function_schema
 from routing.paths.config import GENERAL_CHAT, PathConfig, path_config
@@ -43,13 +44,13 @@ def _avg(estimates: list[dict]) -> dict:
     }
 
 
-def cost_profile(router, *, today: date | str = "2026-01-22", capable_share: float | None = None) -> CostProfile:
+def cost_profile(router, *, today: date | str | None = None, capable_share: float | None = None) -> CostProfile:
     """Per-message costs: known = each intent's fast path; novel = each mode's LLM path with the
     cheap and capable model (weighted by capable_share); chat = general chat; baseline = every API
     tool (each meta-tool's operations as separate functions) to the capable model."""
     cfg = path_config(router)
     share = float(cfg.cost.get("novel_capable_share", 0.5) if capable_share is None else capable_share)
-    today_d = date.fromisoformat(str(today)) if not isinstance(today, date) else today
+    today_d = parse_today(today)  # only the default periods' dates, whose length barely moves tokens
     known = []
     for t in router.domain.tools:
         steps, _ = fill_pipeline(t, {}, router, today_d)
