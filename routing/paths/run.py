@@ -54,12 +54,14 @@ def run_llm(router, result: RouteResult, *, client: LLMClient | None = None) -> 
         "endpoint": client.config.endpoint,
         "request": request.to_dict(),
     }
+    mask = getattr(client, "mask_deep", lambda v: v)
+    llm = mask(llm)  # the key never leaves: whatever the endpoint sent back, in every field shown
     events = list(result.events)
     if not reply.ok:
-        events.append({"type": "llm_failed", "reason": reply.reason})
-        error = ErrorInfo(ErrorCode.UPSTREAM_DOWN.value, reply.reason or "The LLM endpoint failed.", {"attempts": reply.attempts, "status_code": reply.status_code})
+        events.append(mask({"type": "llm_failed", "reason": reply.reason}))
+        error = ErrorInfo(ErrorCode.UPSTREAM_DOWN.value, mask(reply.reason or "The LLM endpoint failed."), {"attempts": reply.attempts, "status_code": reply.status_code})
         return replace(result, llm=llm, error=error, events=events)
-    events.append({"type": "llm_called", "tool": (reply.tool_call or {}).get("name"), "model": reply.model})
+    events.append(mask({"type": "llm_called", "tool": (reply.tool_call or {}).get("name"), "model": reply.model}))
     enrichments = result.enrichments
     source = fields.enrichments_source
     called = cfg.meta_tool((reply.tool_call or {}).get("name", "")) if reply.tool_call else None
