@@ -74,7 +74,9 @@ def _estimate_line(result: dict) -> str:
     est = result.get("estimate") or {}
     if not est:
         return ""
-    return f"≈ {est.get('tokens', 0):,} tokens · {_money(est.get('cost_usd'))} · ~{est.get('latency_ms', 0):,.0f} ms"
+    cached = est.get("cached_cost_usd")
+    cache = f" ({_money(cached)} with the prompt cached)" if cached is not None and cached < est.get("cost_usd", 0) else ""
+    return f"≈ {est.get('tokens', 0):,} tokens · {_money(est.get('cost_usd'))}{cache} · ~{est.get('latency_ms', 0):,.0f} ms"
 
 
 def _result_key(result: dict) -> str:
@@ -91,7 +93,7 @@ def render_path_indicator(result: dict, *, key: str | None = None) -> None:
     if path is None:
         return
     key = key or _result_key(result)
-    mode = result.get("mode") or result.get("category")
+    mode = result.get("mode")  # None in a domain without conversation modes: no mode badge
     switch = next((e for e in result.get("events") or [] if e.get("type") == "mode_switch"), None)
     with st.container(border=True):
         if path == "fast":
@@ -118,7 +120,7 @@ def render_path_indicator(result: dict, *, key: str | None = None) -> None:
                 st.markdown("**Pipeline**\n\n" + "\n".join(lines))
                 for note in result.get("pipeline_notes") or []:
                     st.caption(note[:1].upper() + note[1:])
-            _enrichments(result)
+            _enrichments(result, key)
         else:
             tools = result.get("tools_sent") or []
             tier = result.get("model_tier")
@@ -133,17 +135,20 @@ def render_path_indicator(result: dict, *, key: str | None = None) -> None:
             if tools:
                 with st.expander(f"Tools sent to the model ({len(tools)})"):
                     st.markdown(" ".join(f"`{t}`" for t in tools))
-            _enrichments(result)
+            _enrichments(result, key)
         line = _estimate_line(result)
         if line:
             st.caption(f"Estimate per message: {line}")
         _llm_runner(result, key)
 
 
-def _enrichments(result: dict) -> None:
+def _enrichments(result: dict, key: str = "") -> None:
     names = result.get("enrichments") or []
     if names:
         st.markdown("**Enrichments** " + " ".join(f"`{n}`" for n in names))
+    from ui.enrichments import render_enrichment_results
+
+    render_enrichment_results(result, key=key or _result_key(result))
 
 
 def _llm_runner(result: dict, key: str) -> None:

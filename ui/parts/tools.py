@@ -1,8 +1,21 @@
 """Card part of design `tools`: which path the question takes (fast pipeline or LLM) and why."""
 from __future__ import annotations
 
+import streamlit as st
+
 from ui.path_view import render_path_indicator
+from ui.thinking import render_thinking
 
 
 def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
     render_path_indicator(result, key=key)
+    render_thinking(result)
+
+
+def request_options(router) -> dict:
+    """Sidebar: the data mode (replay runs the fast path's pipeline on recorded responses)."""
+    if getattr(router, "replay", None) is None:
+        return {}
+    replay = st.sidebar.toggle("Replay data", value=False, key=f"data_mode_replay_{router.name}",
+                               help="Run the fast path's pipeline on recorded API responses (no network) and compute its enrichments.")
+    return {"data_mode": "replay"} if replay else {}
