@@ -2,6 +2,7 @@
 prices from settings.yaml, and the design's target table on the Catalog page."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,32 @@ def test_the_catalog_page_shows_the_targets_beside_our_estimates():
     assert "Ours, cached call" in target.columns
     month = next(f for f in frames if "Ours, no caching" in f.columns)
     assert "10,000 messages" in month.iloc[0, 0]
+
+
+def test_anthropic_style_marks_the_system_prompt_and_the_last_tool_cacheable(tmp_path):
+    import shutil
+
+    from routing.paths.run import build_request
+
+    shutil.copytree(ROOT / "lexicons", tmp_path / "lexicons")
+    settings = tmp_path / "lexicons" / "cfo" / "settings.yaml"
+    settings.write_text(settings.read_text().replace("prompt_cache: {min_prefix_tokens: 1024}", "prompt_cache: {min_prefix_tokens: 1024, style: anthropic}"))
+    router = Router.load("cfo", tmp_path / "lexicons")
+    body = build_request(router, router.route("mujhe pichle mahine ke sabse bade kharche dikhao aur unka trend batao", today=TODAY)).to_dict()
+    system = body["messages"][0]["content"]
+    assert system[0]["cache_control"] == {"type": "ephemeral"} and system[0]["text"] == router.paths.system_prompts["cfo"]
+    assert body["tools"][-1]["cache_control"] == {"type": "ephemeral"} and all("cache_control" not in t for t in body["tools"][:-1])
+    # The default (OpenAI): nothing marked, the static prefix first so the provider caches it.
+    plain = build_request(Router.load("cfo"), Router.load("cfo").route("mujhe pichle mahine ke sabse bade kharche dikhao aur unka trend batao", today=TODAY)).to_dict()
+    assert isinstance(plain["messages"][0]["content"], str) and all("cache_control" not in t for t in plain["tools"])
+    assert [m["role"] for m in plain["messages"]] == ["system", "user"]
+
+
+def test_the_fast_path_sends_the_computed_data_to_format(tmp_path):
+    from routing.paths.run import build_request
+
+    router = Router.load("cfo")
+    r = router.route("pichle mahine ka P&L dikhao", today=TODAY, context={"data_mode": "replay"})
+    user = json.loads(build_request(router, r).to_dict()["messages"][1]["content"])
+    assert user["data"][0]["figures"]["revenue"] == 4825000
+    assert any(e["name"] == "trend_analysis" for e in user["enrichment_results"])

@@ -93,6 +93,8 @@ class PathConfig:
     has_modes: bool = False
     # Prompt caching: the provider's minimum cacheable prefix (tokens); 0 = no caching.
     cache_min_tokens: int = 0
+    # "anthropic": cache_control marks on the system prompt and the last tool; "openai": automatic.
+    cache_style: str = "openai"
     schemas: dict[str, dict] = field(default_factory=dict, compare=False)  # tool name -> function schema
     schema_tokens: dict[str, int] = field(default_factory=dict, compare=False)  # tool name -> its tokens
     tools_by_category: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
@@ -280,6 +282,9 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
         period = t.extra.get("default_period")
         if period is not None and not _period_resolves(str(period), domain, date_lexicon):
             tp.add(None, f"tool {t.name}: default_period {period!r} is not a date expression the resolver knows")
+    pc = raw.get("prompt_cache")
+    if pc is not None and (not isinstance(pc, dict) or pc.get("style", "openai") not in ("openai", "anthropic")):
+        p.add(_line(raw, "prompt_cache"), "paths.prompt_cache must be {min_prefix_tokens: N, style: openai | anthropic}")
     problems = p.problems + tp.problems
     if problems:
         raise LexiconError(problems)
@@ -305,6 +310,7 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
         meta_tools=meta_tools,
         cost=dict(raw.get("cost") or {}),
         has_modes=bool(raw.get("conversation_modes", False)),
+        cache_style=str((raw.get("prompt_cache") or {}).get("style", "openai")),
         cache_min_tokens=int(_num(raw.get("prompt_cache") or {}, "min_prefix_tokens", p, "paths.prompt_cache", 0)) if raw.get("prompt_cache") else 0,
     )
     for m in meta_tools:

@@ -99,6 +99,9 @@ class ChatRequest:
     model: str
     messages: tuple[dict, ...]
     tools: tuple[dict, ...] = ()
+    # "anthropic": the static prefix is marked cacheable (cache_control on the system prompt and the
+    # last tool); "openai" (default): nothing to mark, the provider caches a long prefix by itself.
+    cache_style: str = "openai"
 
     @property
     def tool_names(self) -> tuple[str, ...]:
@@ -110,6 +113,13 @@ class ChatRequest:
         if self.tools:
             body["tools"] = [dict(t) for t in self.tools]
             body["tool_choice"] = "auto"
+        if self.cache_style == "anthropic":
+            mark = {"type": "ephemeral"}
+            for m in body["messages"]:
+                if m.get("role") == "system" and isinstance(m.get("content"), str):
+                    m["content"] = [{"type": "text", "text": m["content"], "cache_control": mark}]
+            if body.get("tools"):
+                body["tools"][-1] = dict(body["tools"][-1], cache_control=mark)
         return body
 
 

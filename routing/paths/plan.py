@@ -13,6 +13,7 @@ from routing.paths.classify import choose_model, classify_category
 from routing.paths.config import GENERAL_CHAT, PathConfig, _outputs
 from routing.paths.cost import estimate_cost
 from routing.paths.enrichments import compute_enrichments
+from routing.paths.entities import entity_params
 from routing.paths.events import EventLog
 
 # ---------------------------------------------------------------- planning
@@ -82,7 +83,9 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
         tool = router.domain.tool(top.name)
         category = cfg.tool_categories.get(top.name, cfg.default_category)
         model = cfg.models["cheap"]
-        pipeline, notes = fill_pipeline(tool, top.suggested_params, router, today)
+        params, entity_notes = entity_params(tool, top.suggested_params, analysis)
+        pipeline, notes = fill_pipeline(tool, params, router, today)
+        notes = entity_notes + notes
         declared = tool.extra.get("enrichments")  # an explicit [] means none
         enrichments = list(declared) if declared is not None else cfg.enrichments_for(_outputs_of(tool, cfg))
         tools_sent: tuple[str, ...] = ()

@@ -21,12 +21,17 @@ def build_request(router, result: RouteResult, *, model_name: str | None = None)
     text = result.query if isinstance(result.query, str) else ""
     model = model_name or result.model or cfg.models["cheap"].name
     if result.path is Path.FAST:
-        user = json.dumps({"question": text, "pipeline": result.pipeline, "enrichments": result.enrichments}, ensure_ascii=False)
-        return ChatRequest(model, ({"role": "system", "content": cfg.system_prompts["format"]}, {"role": "user", "content": user}))
+        data = {"question": text, "pipeline": result.pipeline, "enrichments": result.enrichments}
+        if result.path_fields is not None and result.path_fields.enrichment_results:
+            # The data to format: what the pipeline returned and what the enrichments computed.
+            data["data"] = list(result.path_fields.pipeline_data)
+            data["enrichment_results"] = [{"name": e["name"], "summary": e["summary"]} for e in result.path_fields.enrichment_results]
+        user = json.dumps(data, ensure_ascii=False)
+        return ChatRequest(model, ({"role": "system", "content": cfg.system_prompts["format"]}, {"role": "user", "content": user}), cache_style=cfg.cache_style)
     category = result.category or cfg.default_category
     tools = tuple(cfg.schemas[t] for t in result.tools_sent if t in cfg.schemas)
     messages = ({"role": "system", "content": cfg.system_prompts.get(category, "")}, {"role": "user", "content": text})
-    return ChatRequest(model, messages, tools)
+    return ChatRequest(model, messages, tools, cache_style=cfg.cache_style)
 
 
 def run_llm(router, result: RouteResult, *, client: LLMClient | None = None) -> RouteResult:
