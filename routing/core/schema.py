@@ -148,6 +148,11 @@ class RouteResult:
     design_fields: Any = None
 
     @property
+    def ranked_candidates(self) -> list[dict]:
+        """The best candidates before tiering, whichever design routed (typed field or a design's own key)."""
+        return self.candidates or list(self.extra.get("candidates", []))
+
+    @property
     def top(self) -> Match | None:
         return self.matches[0] if self.matches else None
 
