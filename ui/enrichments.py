@@ -35,7 +35,7 @@ def render_enrichment_results(result: dict, *, key: str) -> None:
                 st.plotly_chart(fig, key=f"trend::{key}::{i}", config={"displayModeBar": False})
         elif name == "ranking":
             st.markdown(f"`ranking` {summary}")
-            rows = [{"#": r.get("rank"), "name": r.get("name"), "amount": r.get("amount")} for r in data.get("rows") or []]
+            rows = [{"#": r.get("rank"), "name": r.get("name"), "amount": r.get("amount_display", r.get("amount"))} for r in data.get("rows") or []]
             st.dataframe(rows, hide_index=True, key=f"rank::{key}::{i}")
         elif name == "currency_format":
             with st.expander(f"Amounts ({data.get('currency', '')})"):

@@ -85,6 +85,7 @@ def compute_enrichments(responses: list[dict], names: list[str], *, currency: st
             rows.sort(key=lambda x: (-abs(float(x["amount"])), str(x.get("name"))))
             for i, x in enumerate(rows, 1):
                 x["rank"] = i
+                x["amount_display"] = display_money(x["amount"], currency)
             top = rows[0]
             out.append({"name": "ranking", "summary": f"{r['tool']}: {len(rows)} ranked, first {top.get('name')} ({display_money(top['amount'], currency)})", "data": {"tool": r["tool"], "rows": rows}})
     if "alert_evaluation" in names:
