@@ -146,3 +146,9 @@ def test_the_accounting_fast_card_shows_no_mode_badge():
     assert not at.exception, at.exception
     assert at.session_state["conversation"][0]["result"]["path"] == "fast"
     assert not any("CFO mode" in m.value for m in at.markdown)
+
+
+def test_replay_in_a_domain_without_recordings_says_nothing_ran():
+    r = Router.load("accounting").route("invoice bulan ini", today=TODAY, context=REPLAY)
+    assert r.path_fields.enrichment_results == () and "nothing ran" in r.path_fields.pipeline_notes[-1]
+    assert "pipeline_executing" not in [e["type"] for e in r.events]

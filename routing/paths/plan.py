@@ -112,6 +112,8 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
     log.emit("route_classified", status=status.value, category=category, path=path.value, reason=classified_by)
     log.emit("tools_filtered", count=len(tools_sent), tools=list(tools_sent))
     responses: list[dict] = []
+    if pipeline and data_mode == "replay" and router.replay is None:
+        notes = list(notes) + [f"replay asked, but domain {router.name} has no recorded responses (replay.yaml): nothing ran"]
     if pipeline and data_mode == "replay" and router.replay is not None:
         log.emit("pipeline_executing", steps=len(pipeline), tools=[s["tool"] for s in pipeline], data_mode="replay")
         responses = [router.replay.run(step, today) for step in pipeline]
