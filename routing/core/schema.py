@@ -148,6 +148,16 @@ class RouteResult:
     design_fields: Any = None
 
     @property
+    def model_tier(self) -> str | None:
+        """cheap / capable for a result with path fields (read by the golden judge), else None."""
+        return self.path_fields.model_tier if self.path_fields is not None else None
+
+    @property
+    def mode(self) -> str | None:
+        """The conversation mode of this turn; None in a domain without modes."""
+        return self.path_fields.mode if self.path_fields is not None else None
+
+    @property
     def ranked_candidates(self) -> list[dict]:
         """The best candidates before tiering, whichever design routed (typed field or a design's own key)."""
         return self.candidates or list(self.extra.get("candidates", []))
