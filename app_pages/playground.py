@@ -32,6 +32,9 @@ st.caption(
 )
 
 
+from ui.thinking import route_with_thinking  # noqa: E402 (the events panel fills as the router works)
+
+
 def _ask(query: str) -> None:
     st.session_state[PENDING] = query
 
@@ -49,7 +52,7 @@ def _route(query: str) -> None:
     context = carry(previous) if carry and previous and previous.get("domain") == router.name else {}
     context = {**context, **options} or None
     try:
-        result = router.route(query, today=st.session_state.today, thresholds=thresholds, context=context).to_dict()
+        result = route_with_thinking(router, query, today=st.session_state.today, thresholds=thresholds, context=context).to_dict()
         entry = {"query": query, "result": result, "session_thresholds": thresholds}
     except Exception as exc:  # never a traceback on the page: the card shows it in an expander
         entry = {"query": query, "result": None, "failure": failure_details(exc)}

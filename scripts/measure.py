@@ -65,8 +65,8 @@ def banking77(data: Path) -> dict:
     build_s = time.perf_counter() - t0
     routed = _route_all(router, _cases(data / "banking77" / "test.csv", router))
     n = len(routed)
-    top1 = sum(r.extra["candidates"][0]["name"] == c.tool for c, r in routed if r.extra.get("candidates")) / n
-    top3 = sum(c.tool in [x["name"] for x in r.extra.get("candidates", [])[:3]] for c, r in routed) / n
+    top1 = sum(r.ranked_candidates[0]["name"] == c.tool for c, r in routed if r.ranked_candidates) / n
+    top3 = sum(c.tool in [x["name"] for x in r.ranked_candidates[:3]] for c, r in routed) / n
     shutil.rmtree(root, ignore_errors=True)
     return {"target": "banking77", "n": n, "top1": round(top1, 4), "top3": round(top3, 4), "import_and_build_s": round(build_s, 2)}
 
@@ -89,7 +89,7 @@ def banking77_oos(data: Path) -> dict:
     ins = _route_all(router, _cases(d / "test.csv", router))
     oos = _route_all(router, _cases(d / "id_oos_test.csv", router))
     right = sum(r.status in SHOWN and r.top is not None and r.top.name == c.tool for c, r in ins)
-    top1 = sum(bool(r.extra.get("candidates")) and r.extra["candidates"][0]["name"] == c.tool for c, r in ins)
+    top1 = sum(bool(r.ranked_candidates) and r.ranked_candidates[0]["name"] == c.tool for c, r in ins)
     rejected = sum(r.status not in SHOWN for _, r in oos)
     activated = [(c, r) for c, r in ins + oos if r.status is Status.ACTIVATED]
     act_right = sum(c.tool == r.top.name for c, r in activated)

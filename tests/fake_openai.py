@@ -2,7 +2,10 @@
 
     with FakeOpenAI() as fake:                 # a free port, a background thread
         fake.behaviour = "tool_call"           # or: text, status_429, status_500, slow, unknown_tool,
-                                               #     bad_json, echo_auth (401 echoing the key)
+                                               #     bad_json, echo_auth (401 echoing the key),
+                                               #     hostile* (the key in model, text, tool name and
+                                               #     JSON-escaped in arguments), drip (one byte every
+                                               #     drip_s), retry_after (429 + Retry-After), empty
         fake.fail_first = 1                    # answer 500 to the first N requests, then behave
         LLMConfig(api_key="k", base_url=fake.url)
         fake.requests                          # every request body received, in order
@@ -20,7 +23,8 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-BEHAVIOURS = ("tool_call", "text", "status_429", "status_500", "slow", "unknown_tool", "bad_json", "echo_auth", "echo_auth_ok")
+BEHAVIOURS = ("tool_call", "text", "status_429", "status_500", "slow", "unknown_tool", "bad_json", "echo_auth", "echo_auth_ok",
+              "hostile", "hostile_tool_name", "hostile_bad_json", "drip", "retry_after", "empty")
 
 
 def refused_url() -> str:
@@ -68,6 +72,41 @@ class _Handler(BaseHTTPRequestHandler):
         if n <= fake.fail_first:
             return self._send(500, {"error": {"message": "temporary failure", "type": "server_error"}})
         behaviour = fake.behaviour
+        key = self.headers.get("Authorization", "").removeprefix("Bearer ")
+        if behaviour == "retry_after":  # 429 asking to wait fake.retry_after_s, then a tool call
+            if n - fake.fail_first <= fake.retry_after_times:
+                return self._send(429, {"error": {"message": "slow down", "type": "rate_limit"}}, {"Retry-After": str(fake.retry_after_s)})
+            behaviour = "tool_call"
+        if behaviour == "drip":  # headers at once, then the body one byte every drip_s: never a read timeout
+            body = json.dumps({"id": "x", "object": "chat.completion", "created": 1, "model": "m", "choices": []}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                for i in range(len(body)):
+                    if fake.stopping.is_set():
+                        return
+                    self.wfile.write(body[i : i + 1])
+                    self.wfile.flush()
+                    time.sleep(fake.drip_s)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
+        if behaviour == "empty":  # a 200 whose message is null
+            return self._send(200, {"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+                                    "choices": [{"index": 0, "message": None, "finish_reason": "stop"}]})
+        if behaviour.startswith("hostile"):  # a server that sends the key back in every field it can
+            escaped = "".join(f"\\u{ord(c):04x}" for c in key)
+            tools = [t["function"]["name"] for t in body.get("tools") or []]
+            name = f"tool_{key}" if behaviour == "hostile_tool_name" else (tools[0] if tools else "none")
+            args = '{"operation": "%s", "note": "%s", "%s": 1}' % (key, escaped, escaped)
+            if behaviour == "hostile_bad_json":
+                args = '{"note": "%s", broken' % escaped
+            message = {"role": "assistant", "content": f"your key is {key}",
+                       "tool_calls": [{"id": "c", "type": "function", "function": {"name": name, "arguments": args}}]}
+            return self._send(200, {"id": "x", "object": "chat.completion", "created": 1, "model": f"gpt-{key}",
+                                    "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]})
         if behaviour == "status_429":
             return self._send(429, {"error": {"message": "Rate limit reached", "type": "rate_limit"}}, {"Retry-After": "0"})
         if behaviour == "status_500":
@@ -134,6 +173,10 @@ class FakeOpenAI:
         self.embedding_dim = 64  # /v1/embeddings vector size
         self.fail_first = 0
         self.delay_s = 2.0
+        self.drip_s = 0.5
+        self.retry_after_s = 1
+        self.retry_after_times = 1
+        self.stopping = threading.Event()
         self.tool_name: str | None = None
         self.arguments: dict = {"operation": "get_profit_and_loss", "date_from": "2025-12-01", "date_to": "2025-12-31"}
         self.text = "Namaste! How can I help with your accounts today?"
@@ -153,6 +196,7 @@ class FakeOpenAI:
         return self
 
     def stop(self) -> None:
+        self.stopping.set()
         self._server.shutdown()
         self._server.server_close()
 

@@ -96,7 +96,7 @@ def test_breakdown_adds_up_to_the_calibrated_confidence(small_domain):
     for m in r.matches:
         assert "calibration" in m.score_breakdown
         assert abs(sum(m.score_breakdown.values()) - m.confidence) < 1e-3
-    for c in r.extra["candidates"]:
+    for c in r.ranked_candidates:
         assert abs(sum(c["score_breakdown"].values()) - c["confidence"]) < 1e-3
 
 

@@ -52,7 +52,7 @@ def test_profit_and_loss_this_month_takes_the_fast_path_with_a_pipeline(cfo, tod
     assert r.path.value == "fast" and r.top.name == "profit_and_loss"
     assert r.tools_sent == []
     assert r.pipeline[0] == {"tool": "get_profit_and_loss", "params": {"from": "2026-01-01", "to": "2026-01-22"}}
-    assert r.model == "gpt-4o-mini" and r.extra["model_tier"] == "cheap"
+    assert r.model == "gpt-4o-mini" and r.path_fields.model_tier == "cheap"
     assert "currency_format" in r.enrichments
 
 
@@ -61,7 +61,7 @@ def test_hindi_drilldown_takes_the_llm_path_as_cfo_with_the_capable_model(cfo, t
     assert r.path.value == "llm" and r.category == "cfo"
     assert 15 <= len(r.tools_sent) <= 20
     assert r.tools_sent == meta_tools_of("cfo", "general")
-    assert r.model == "gpt-4o" and r.extra["model_tier"] == "capable"
+    assert r.model == "gpt-4o" and r.path_fields.model_tier == "capable"
     assert r.pipeline == []
     assert "trend_analysis" in r.enrichments  # the likely intents return a time series
 
@@ -76,7 +76,7 @@ def test_new_invoice_in_hindi_is_bookkeeper(cfo, today):
 def test_greeting_is_general_chat_with_no_tools(cfo, today):
     r = cfo.route("hi there, thanks!", today=today)
     assert r.path.value == "llm" and r.category == "general_chat"
-    assert r.tools_sent == [] and r.extra["model_tier"] == "cheap"
+    assert r.tools_sent == [] and r.path_fields.model_tier == "cheap"
 
 
 # ---------------------------------------------------------------- LLM path
@@ -91,19 +91,28 @@ def test_an_unrouted_action_is_bookkeeper_with_its_group_of_tools(cfo, today):
 
 def test_no_mode_words_default_to_cfo(cfo, today):
     r = cfo.route("asdfasdf", today=today)
-    assert r.category == "cfo" and r.extra["model_tier"] == "cheap"
+    assert r.category == "cfo" and r.path_fields.model_tier == "cheap"
 
 
 def test_a_long_question_gets_the_capable_model(cfo, today):
     words = "please " + " ".join(["kindly"] * 28) + " asdf"
     r = cfo.route(words, today=today)
-    assert r.path.value == "llm" and r.extra["model_tier"] == "capable" and "long" in r.extra["model_reason"]
+    assert r.path.value == "llm" and r.path_fields.model_tier == "capable" and "long" in r.path_fields.model_reason
 
 
-def test_events_come_in_order(cfo, today):
-    for query in ("show me the profit and loss statement for this month", "hi there, thanks!"):
-        types = [e["type"] for e in cfo.route(query, today=today).events]
-        assert types == EVENT_ORDER
+def test_events_come_in_order_timed_and_only_for_what_happens(cfo, today):
+    seen = []
+    replayed = cfo.route("show me the profit and loss statement for this month", today=today, context={"data_mode": "replay"}, on_event=seen.append)
+    assert [e["type"] for e in replayed.events] == EVENT_ORDER
+    assert seen == replayed.events  # the listener got each event as it happened, the same ones
+    stamps = [e["t_ms"] for e in replayed.events]
+    assert stamps == sorted(stamps) and stamps[-1] <= replayed.timing_ms
+    # Planned only (no data mode): no step runs, so no pipeline_executing.
+    planned = [e["type"] for e in cfo.route("show me the profit and loss statement for this month", today=today).events]
+    assert planned == [t for t in EVENT_ORDER if t != "pipeline_executing"]
+    # Chat: nothing to enrich.
+    chat = [e["type"] for e in cfo.route("hi there, thanks!", today=today).events]
+    assert chat == ["route_started", "route_classified", "tools_filtered"]
 
 
 def test_an_action_in_a_cfo_conversation_switches_to_bookkeeper_for_that_turn(cfo, today):
@@ -125,12 +134,12 @@ def test_no_switch_without_a_conversation_or_within_the_same_mode(cfo, today):
     chat = cfo.route("thanks!", today=today, context={"mode": "cfo"})
     for r in (alone, same, chat):
         assert not any(e["type"] == "mode_switch" for e in r.events)
-    assert chat.extra["conversation_mode"] == "cfo"  # a thank-you does not leave the conversation's mode
+    assert chat.path_fields.conversation_mode == "cfo"  # a thank-you does not leave the conversation's mode
 
 
 def test_a_neutral_follow_up_stays_in_the_conversations_mode(cfo, today):
     r = cfo.route("asdfasdf qwerty", today=today, context={"mode": "bookkeeper"})
-    assert r.category == "bookkeeper" and "continues" in r.extra["classifier"]["reason"]
+    assert r.category == "bookkeeper" and "continues" in r.path_fields.classifier["reason"]
 
 
 # ---------------------------------------------------------------- fast path details
@@ -162,7 +171,7 @@ def test_prices_come_from_the_domain_yaml(tmp_path, today):
     query = "mujhe pichle mahine ke sabse bade kharche dikhao aur unka trend batao"
     before = Router.load("cfo", root).route(query, today=today).estimate
     settings = root / "cfo" / "settings.yaml"
-    text = settings.read_text().replace("input_usd_per_1m: 2.50, output_usd_per_1m: 10.00", "input_usd_per_1m: 5.00, output_usd_per_1m: 20.00")
+    text = settings.read_text().replace("input_usd_per_1m: 2.50, cached_input_usd_per_1m: 1.25, output_usd_per_1m: 10.00", "input_usd_per_1m: 5.00, cached_input_usd_per_1m: 2.50, output_usd_per_1m: 20.00")
     settings.write_text(text)
     after = Router.load("cfo", root).route(query, today=today).estimate
     assert after["tokens"] == before["tokens"]

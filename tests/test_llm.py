@@ -180,3 +180,89 @@ def test_retry_and_timeout_settings_are_bounded():
     assert LLMConfig.from_env({"ROUTING_LLM_RETRIES": "inf"}).max_retries == 2
     assert LLMConfig.from_env({"ROUTING_LLM_RETRIES": "99"}).max_retries == 5
     assert LLMConfig.from_env({"ROUTING_LLM_TIMEOUT": "nan"}).timeout_s == 20.0
+
+
+# ---------------------------------------------------------------- a hostile or stuck endpoint (issue 16)
+
+
+def _everything_shown(result) -> str:
+    """Every way the result leaves the library: JSON, repr of the object, the CLI's ASCII-escaped JSON."""
+    data = result.to_dict()
+    return json.dumps(data, ensure_ascii=False) + json.dumps(data) + repr(result)
+
+
+@pytest.mark.parametrize("behaviour", ["hostile", "hostile_tool_name", "hostile_bad_json"])
+def test_a_hostile_endpoint_never_gets_the_key_shown(cfo, fake, today, behaviour, caplog):
+    fake.behaviour = behaviour
+    caplog.set_level("DEBUG")
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url, retries=0))
+    assert fake.headers[-1]["authorization"] == f"Bearer {SECRET}"  # the server had it ...
+    shown = _everything_shown(result) + caplog.text
+    assert SECRET not in shown  # ... and it shows nowhere: model, llm.model, events, text, tool name, arguments
+    escaped = "".join(f"\\u{ord(c):04x}" for c in SECRET)
+    assert escaped not in shown and escaped.replace("\\", "\\\\") not in shown
+    if behaviour == "hostile":
+        assert result.error is None and "***" in result.llm["model"] and result.llm["text"] == "your key is ***"
+        assert result.llm["tool_call"]["arguments"]["note"] == "***" and "***" in result.llm["tool_call"]["arguments"]
+    else:
+        assert result.error.code == "UPSTREAM_DOWN" and "***" in result.error.message
+
+
+def test_the_cli_never_prints_the_key_of_a_hostile_endpoint(fake):
+    fake.behaviour = "hostile"
+    env = dict(os.environ, OPENAI_API_KEY=SECRET, OPENAI_BASE_URL=fake.url, ROUTING_LLM_RETRIES="0")
+    proc = subprocess.run([sys.executable, "-m", "routing", "route", DRILLDOWN, "--domain", "cfo", "--llm", "--events"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0
+    assert SECRET not in proc.stdout + proc.stderr and "SECRET" not in proc.stdout + proc.stderr
+
+
+def test_a_server_that_drips_bytes_is_cut_off_at_the_wall_clock_limit(cfo, fake, today):
+    fake.behaviour, fake.drip_s = "drip", 0.2  # each byte well inside the read timeout; the body takes ~20 s
+    client = client_for(fake.url, retries=1, timeout=0.8)
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client)
+    assert result.error.code == "UPSTREAM_DOWN" and "did not answer within 0.8 s" in result.error.message
+    assert result.llm["attempts"] == 2
+    # The whole call stays within timeout x attempts (with slack for a loaded machine, far below 20 s).
+    assert result.llm["latency_ms"] < 2 * 800 + 1500
+
+
+def test_retry_after_is_respected_within_the_bound(cfo, fake, today):
+    fake.behaviour, fake.retry_after_s, fake.retry_after_times = "retry_after", 1, 1
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url, retries=1, timeout=5))
+    assert result.error is None and result.llm["attempts"] == 2
+    assert result.llm["latency_ms"] >= 1000  # it waited as asked (the backoff alone is 10 ms)
+
+
+def test_a_retry_after_beyond_the_bound_gives_up_at_once(cfo, fake, today):
+    fake.behaviour, fake.retry_after_s, fake.retry_after_times = "retry_after", 120, 5
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url, retries=2, timeout=1))
+    assert result.error.code == "UPSTREAM_DOWN" and "asked to wait 120 s" in result.error.message
+    assert len(fake.requests) == 1
+
+
+def test_a_200_with_a_null_message_is_upstream_down(cfo, fake, today):
+    fake.behaviour = "empty"
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url, retries=0))
+    assert result.error.code == "UPSTREAM_DOWN" and "without a message" in result.error.message
+
+
+def test_a_200_with_neither_tool_call_nor_text_is_upstream_down(cfo, fake, today):
+    fake.behaviour, fake.text = "text", ""
+    result = run_llm(cfo, routed(cfo, "hi there, thanks!", today), client=client_for(fake.url, retries=0))
+    assert result.error.code == "UPSTREAM_DOWN" and "neither a tool call nor text" in result.error.message
+
+
+def test_each_path_sends_its_own_prompt(cfo, fake, today):
+    prompts = cfo.paths.system_prompts
+    cases = [
+        ("show me the profit and loss statement for this month", "format", ["Indian digit grouping", "concise", "Use only the numbers provided"]),
+        ("delete the last expense", "bookkeeper", ["confirm", "missing"]),
+        (DRILLDOWN, "cfo", ["risks and anomalies", "numbers"]),
+        ("hi there, thanks!", "general_chat", ["warm", "briefly", "steer back"]),
+    ]
+    for query, key, words in cases:
+        run_llm(cfo, routed(cfo, query, today), client=client_for(fake.url, retries=0))
+        sent = fake.requests[-1]["messages"][0]
+        assert sent["role"] == "system" and sent["content"] == prompts[key], query
+        assert all(w in sent["content"] for w in words), (key, words)

@@ -116,7 +116,7 @@ def _twin_domain():
 
 def test_equal_scores_break_alphabetically_not_by_order_in_the_file():
     r = Router(_twin_domain()).route("list widgets", today=TODAY)
-    a, z = r.extra["candidates"][:2]
+    a, z = r.candidates[:2]
     assert a["confidence"] == z["confidence"]
     assert [a["name"], z["name"]] == ["alpha_widgets", "zeta_widgets"]
     assert r.status is Status.MULTIPLE_MATCHES, "a tie can never be activated: it fails the margin"

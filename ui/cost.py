@@ -98,7 +98,9 @@ def render_cost_simulator(domain: str) -> None:
                 "Messages": f"{r['messages']:,}",
                 "Tokens / message": f"{r['tokens_per_message']:,}",
                 "Cost / message": _usd(r["cost_per_message_usd"]),
+                "Cached call": _usd(r["cached_cost_per_message_usd"]),
                 "Per month": _usd(r["monthly_usd"]),
+                "Per month, caching": _usd(r["monthly_cached_usd"]),
                 f"Per month ({currency})": local(r["monthly_usd"]),
                 "Latency": f"~{r['latency_ms']:,} ms",
             }
@@ -112,3 +114,6 @@ def render_cost_simulator(domain: str) -> None:
         f"{big.name} ${big.input_usd_per_1m:g} in / ${big.output_usd_per_1m:g} out per million tokens. Tokens are estimated "
         f"(about 4 characters each); {currency} at {rate:g} per USD. Planning figures, not a bill."
     )
+    from ui.cost_targets import render_design_targets
+
+    render_design_targets(state.router, capable_share=capable / 100)

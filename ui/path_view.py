@@ -78,7 +78,9 @@ def _estimate_line(result: dict) -> str:
     est = result.get("estimate") or {}
     if not est:
         return ""
-    return f"≈ {est.get('tokens', 0):,} tokens · {_money(est.get('cost_usd'))} · ~{est.get('latency_ms', 0):,.0f} ms"
+    cached = est.get("cached_cost_usd")
+    cache = f" ({_money(cached)} with the prompt cached)" if cached is not None and cached < est.get("cost_usd", 0) else ""
+    return f"≈ {est.get('tokens', 0):,} tokens · {_money(est.get('cost_usd'))}{cache} · ~{est.get('latency_ms', 0):,.0f} ms"
 
 
 def _result_key(result: dict) -> str:
@@ -133,7 +135,7 @@ def render_path_indicator(result: dict, *, key: str | None = None, show_mode: bo
                                  "(the API's own parameter names).")
                 for note in result.get("pipeline_notes") or []:
                     st.caption(note[:1].upper() + note[1:])
-            _enrichments(result)
+            _enrichments(result, key)
         else:
             tools = result.get("tools_sent") or []
             tier = result.get("model_tier")
@@ -157,7 +159,7 @@ def render_path_indicator(result: dict, *, key: str | None = None, show_mode: bo
                     if mode in MODE_COLORS and total and total != len(tools):
                         st.caption(f"Only the tools of {MODE_LABELS.get(mode, mode)} mode are sent; fewer tools make a cheaper, surer choice.")
                     st.markdown(" ".join(f"`{t}`" for t in tools))
-            _enrichments(result)
+            _enrichments(result, key)
         line = _estimate_line(result)
         if line:
             st.caption(f"Model cost per message (estimate): {line}",
@@ -166,13 +168,16 @@ def render_path_indicator(result: dict, *, key: str | None = None, show_mode: bo
         _llm_runner(result, key)
 
 
-def _enrichments(result: dict) -> None:
+def _enrichments(result: dict, key: str = "") -> None:
     names = result.get("enrichments") or []
     if names:
         st.markdown(
             "**Then** " + ", ".join(n.replace("_", " ") for n in names),
             help="Post-processing steps on the answer (the domain's enrichments): " + ", ".join(names),
         )
+    from ui.enrichments import render_enrichment_results
+
+    render_enrichment_results(result, key=key or _result_key(result))
 
 
 def _llm_runner(result: dict, key: str) -> None:

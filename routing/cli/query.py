@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import inspect
 import json
 import sys
 from dataclasses import replace
@@ -25,14 +26,27 @@ def request_context(args) -> dict | None:
     return context or None
 
 
+def _print_event(event: dict) -> None:
+    print(dump({"event": event}), flush=True)
+
+
 def cmd_route(args) -> int:
     router = load_cli_router(args)
-    result = router.route(args.query, today=parse_cli_today(args.today), context=request_context(args))
+    kwargs = {}
+    if args.events:
+        if "on_event" not in inspect.signature(router.route).parameters:
+            raise UsageError(f"the {router.design} design of domain {router.name!r} does not stream events")
+        kwargs["on_event"] = _print_event
+    result = router.route(args.query, today=parse_cli_today(args.today), context=request_context(args), **kwargs)
     if args.llm:
         run_llm = getattr(router, "run_llm", None)
         if run_llm is None:
             raise UsageError(f"the {router.design} design of domain {router.name!r} has no LLM path")
+        printed = len(result.events)
         result = run_llm(result)
+        if args.events:
+            for event in result.events[printed:]:
+                _print_event(event)
     out = result.to_dict()
     print(json.dumps(out, ensure_ascii=False, indent=2) if args.pretty else dump(out))
     return EXIT_OK
@@ -84,6 +98,7 @@ def register(sub) -> None:
     _request_args(r)
     r.add_argument("--llm", action="store_true", help="run the LLM path for real (OPENAI_API_KEY / OPENAI_BASE_URL)")
     r.add_argument("--pretty", action="store_true", help="indented JSON")
+    r.add_argument("--events", action="store_true", help='print each event as a JSON line {"event": ...} as it happens, then the result')
     r.set_defaults(func=cmd_route)
 
     b = sub.add_parser("batch", help="route one query per input line; one JSON result per output line")

@@ -326,7 +326,7 @@ def reliability(router, cases) -> dict:
         if not case.tool and case.status != "not_found":
             continue
         r = router.route(case.query, today=case.today or "2026-01-22")
-        cands = (r.extra or {}).get("candidates") or []
+        cands = r.ranked_candidates
         points.append((cands[0]["confidence"] if cands else 0.0, cands[0]["name"] if cands else None, case.tool))
     return reliability_report(points, getattr(router, "calibrator", None))
 

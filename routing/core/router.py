@@ -46,8 +46,13 @@ class Router:
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
         # Words that name a parameter ("status", "customer"): the query speaks of it, never a value.
         self.param_words = frozenset(w for t in domain.tools for p in t.params for w in p.name.casefold().split("_") if len(w) >= 3)
-        from routing.paths.config import path_config
+        from routing.paths.config import load_path_config
+        from routing.paths.replay import load_replay
 
+        # Path settings, tool groups and replay data are part of the lexicon, built with the router:
+        # a broken one fails the build (the registry then keeps the last good router).
+        self.paths = load_path_config(domain, date_lexicon=self.date_lexicon)
+        self.replay = load_replay(domain.root)
         # Calibrated confidence (routing.core.calibration): fitted or read from its cache, never per query.
         from routing.core.calibration import NearestNegatives, load_or_fit, negative_questions, wants_calibration
 
@@ -57,9 +62,6 @@ class Router:
             negatives = negative_questions(domain.root)
             self.negatives = NearestNegatives(self.index, negatives) if negatives else None
             self.calibrator = load_or_fit(self, self.negatives)
-        # Path settings and tool groups are part of the lexicon: a broken one fails the build (the
-        # registry then keeps serving the last good router) instead of every result.
-        path_config(self)
 
     @classmethod
     def load(cls, name: str, root: FsPath | str = DEFAULT_LEXICON_ROOT, **kwargs) -> "Router":
@@ -100,13 +102,19 @@ class Router:
         today: date | str | None = None,
         thresholds: Thresholds | dict | None = None,
         context: dict | None = None,
+        on_event=None,
     ) -> RouteResult:
+        """`on_event(event)` is called with each event as it happens (the events also land in the result)."""
+        from routing.paths.events import EventLog
+
         started = time.perf_counter()
+        log = EventLog(on_event, started=started)
+        log.emit("route_started")
         ref = parse_today(today)
         th = self._thresholds(thresholds)
         problem = validate_query(query)
         if problem:
-            return self._invalid(query, ref, th, problem, started)
+            return self._invalid(query, ref, th, problem, started, log)
         a = self.index.analyze(query, today=ref)
         regex_timeouts: list[str] = []
         scored = self.score(a, regex_timeouts=regex_timeouts)
@@ -114,12 +122,15 @@ class Router:
         matches = self._matches(scored, status, a, th)
         path, path_reason = decide_path(status, matches)
         clarifying = self.domain.settings.clarifying_question if status is Status.NEEDS_CLARIFICATION else None
-        events = [{"type": "route_started"}, {"type": "route_classified", "status": status.value}]
         if regex_timeouts:  # a pattern that could not be tried is said, never dropped
-            events.append({"type": "regex_timeout", "patterns": regex_timeouts,
-                           "message": f"{len(regex_timeouts)} regex pattern(s) ran out of time and were not counted: {', '.join(regex_timeouts)}"})
-        plan = self.plan_path(status, matches, a, query, context)
-        result = RouteResult(
+            log.emit("regex_timeout", patterns=regex_timeouts,
+                     message=f"{len(regex_timeouts)} regex pattern(s) ran out of time and were not counted: {', '.join(regex_timeouts)}")
+        candidates = [
+            {"name": self.index.tools[s.tool].name, "confidence": s.confidence, "score_breakdown": s.breakdown}
+            for s in scored[:MAX_WEAK]
+        ]
+        planned = self.plan_path(status, path, matches, candidates, a, query, ref, th, context, log)
+        return RouteResult(
             query=query,
             domain=self.name,
             today=ref.isoformat(),
@@ -133,21 +144,14 @@ class Router:
             matches=matches,
             dates=[d.to_dict() for d in a.dates],
             error=None,
-            events=events,
-            timing_ms=0.0,
+            events=log.events,
+            timing_ms=round((time.perf_counter() - started) * 1000, 3),
             available=self.available if status is Status.NOT_FOUND else [],
             thresholds=th.to_dict(),
             tokens=[{"text": u.surface, "role": u.role, "key": u.key, "via": u.via} for u in a.units],
-            extra={
-                "candidates": [
-                    {"name": self.index.tools[s.tool].name, "confidence": s.confidence, "score_breakdown": s.breakdown}
-                    for s in scored[:MAX_WEAK]
-                ]
-            },
+            candidates=candidates,
+            **planned,
         )
-        if plan is not None:
-            result = plan(result)
-        return replace(result, timing_ms=round((time.perf_counter() - started) * 1000, 3))
 
     def score(self, a: QueryAnalysis, *, top: int = MAX_WEAK, regex_timeouts: list[str] | None = None) -> list[Scored]:
         """The best `top` candidates, best first, each with its full score breakdown (regexes
@@ -171,12 +175,13 @@ class Router:
 
         return apply(scored, self.calibrator.probability(features(a, scored, self.index, self.negatives)))
 
-    def plan_path(self, status, matches, analysis, query, context):
-        """A function that adds the path fields (category, model, pipeline, tools, estimate, events) to
-        a routed result, made by routing.paths.plan; None when there is nothing to add."""
-        from routing.paths.plan import plan_route
+    def plan_path(self, status, path, matches, candidates, analysis, query, today, thresholds, context, log) -> dict:
+        """Hand-off to the path planner (routing.paths.plan): the path fields of the result (category,
+        model, pipeline, enrichments and their results, tools sent, estimate, typed path fields)."""
+        from routing.paths.plan import plan_path
 
-        return plan_route(self, status, matches, analysis, query, context)
+        return plan_path(self, status=status, path=path, matches=matches, candidates=candidates, analysis=analysis,
+                         query=query, today=today, thresholds=thresholds.to_dict(), context=context, log=log)
 
     # ------------------------------------------------------------------ helpers
 
@@ -230,7 +235,7 @@ class Router:
             )
         return out
 
-    def _invalid(self, query: Any, ref: date, th: Thresholds, problem: str, started: float) -> RouteResult:
+    def _invalid(self, query: Any, ref: date, th: Thresholds, problem: str, started: float, log=None) -> RouteResult:
         return RouteResult(
             query=query,
             domain=self.name,
@@ -245,7 +250,7 @@ class Router:
             matches=[],
             dates=[],
             error=ErrorInfo(ErrorCode.INVALID_QUERY.value, problem),
-            events=[{"type": "route_started"}, {"type": "route_rejected", "code": ErrorCode.INVALID_QUERY.value}],
+            events=_rejected(log),
             timing_ms=round((time.perf_counter() - started) * 1000, 3),
             available=self.available,
             thresholds=th.to_dict(),
@@ -258,6 +263,13 @@ def _semantic_hook(domain: Domain):
     from routing.semantic.signal import build_semantic  # numpy/model2vec only for domains that use it
 
     return build_semantic(domain)
+
+
+def _rejected(log) -> list[dict]:
+    if log is None:
+        return [{"type": "route_started"}, {"type": "route_rejected", "code": ErrorCode.INVALID_QUERY.value}]
+    log.emit("route_rejected", code=ErrorCode.INVALID_QUERY.value)
+    return log.events
 
 
 def validate_query(query: Any) -> str | None:

@@ -73,6 +73,43 @@ class ErrorInfo:
 
 
 @dataclass(frozen=True)
+class PathFields:
+    """What the path planner of a `tools` domain adds to a result (routing.paths.plan), typed.
+    JSON keys kept from the earlier untyped bag (the UI and tests read them). `mode`,
+    `previous_mode` and `conversation_mode` stay None in a domain without conversation modes."""
+
+    model_tier: str | None = None
+    model_reason: str = ""
+    pipeline_notes: tuple[str, ...] = ()
+    classifier: dict | None = None
+    mode: str | None = None
+    previous_mode: str | None = None
+    conversation_mode: str | None = None
+    enrichments_source: str = ""
+    data_mode: str | None = None
+    enrichment_results: tuple[dict, ...] = ()
+    pipeline_data: tuple[dict, ...] = ()
+
+    def to_dict(self) -> dict:
+        out = {
+            "model_tier": self.model_tier,
+            "model_reason": self.model_reason,
+            "pipeline_notes": list(self.pipeline_notes),
+            "mode": self.mode,
+            "previous_mode": self.previous_mode,
+            "conversation_mode": self.conversation_mode,
+            "enrichments_source": self.enrichments_source,
+            "enrichment_results": [dict(e) for e in self.enrichment_results],
+        }
+        if self.classifier is not None:
+            out["classifier"] = self.classifier
+        if self.data_mode is not None:
+            out["data_mode"] = self.data_mode
+            out["pipeline_data"] = [dict(d) for d in self.pipeline_data]
+        return out
+
+
+@dataclass(frozen=True)
 class RouteResult:
     query: Any
     domain: str
@@ -99,11 +136,31 @@ class RouteResult:
     tools_sent: list[str] = field(default_factory=list)
     llm: dict | None = None
     estimate: dict = field(default_factory=dict)
+    # The router's best candidates before tiering ([{name, confidence, score_breakdown}]).
+    candidates: list[dict] = field(default_factory=list)
+    path_fields: PathFields | None = None
+    path_config_error: dict | None = None
+    # Other designs' own keys (intent_tiers, power_gateway); may never replace a contract field.
     extra: dict = field(default_factory=dict)
     design: str = "tools"
     # The design's own fields (a frozen dataclass with to_dict()), added to the JSON under their
     # documented names (shared/CONTRACT.md, "Designs"); they may never replace a contract field.
     design_fields: Any = None
+
+    @property
+    def model_tier(self) -> str | None:
+        """cheap / capable for a result with path fields (read by the golden judge), else None."""
+        return self.path_fields.model_tier if self.path_fields is not None else None
+
+    @property
+    def mode(self) -> str | None:
+        """The conversation mode of this turn; None in a domain without modes."""
+        return self.path_fields.mode if self.path_fields is not None else None
+
+    @property
+    def ranked_candidates(self) -> list[dict]:
+        """The best candidates before tiering, whichever design routed (typed field or a design's own key)."""
+        return self.candidates or list(self.extra.get("candidates", []))
 
     @property
     def top(self) -> Match | None:
@@ -137,6 +194,15 @@ class RouteResult:
             "llm": self.llm,
             "estimate": dict(self.estimate),
         }
+        if self.candidates:
+            out["candidates"] = [dict(c) for c in self.candidates]
+        if self.path_fields is not None:
+            out.update(self.path_fields.to_dict())
+        if self.path_config_error is not None:
+            out["path_config_error"] = self.path_config_error
+        clash = sorted(set(self.extra) & set(out))
+        if clash:
+            raise ValueError(f"extra fields {clash} would replace contract fields")
         out.update(self.extra)
         out["design"] = self.design
         if self.design_fields is not None:

@@ -166,7 +166,7 @@ def _with_text(edit: FileEdit):
 def _summary(case: GoldenCase, result) -> RouteSummary:
     verdict, detail = judge(case, result)
     top = result.top
-    cands = result.extra.get("candidates", [])
+    cands = result.ranked_candidates
     confidence = top.confidence if top else (cands[0]["confidence"] if cands else 0.0)
     params = tuple(sorted((top.suggested_params or {}).items())) if top else ()
     return RouteSummary(top.name if top else None, result.status.value, round(float(confidence), 3), params, verdict, detail)

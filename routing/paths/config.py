@@ -3,8 +3,6 @@ phrases, tool groups (groups.yaml meta-tools), output kinds and enrichments. A b
 lexicon error naming file and line."""
 from __future__ import annotations
 
-import threading
-import weakref
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -27,10 +25,10 @@ OPERATION_PARAM = "operation"  # a meta-tool's argument naming which of its API 
 # The keys each part of the path settings may hold (anything else is refused: a misspelling).
 _KEYS = {
     "paths": {"default_category", "classifier", "model_selection", "models", "estimate", "enrichments_by_output",
-              "outputs_by_kind", "tool_categories", "system_prompts", "cost"},
+              "outputs_by_kind", "tool_categories", "system_prompts", "cost", "conversation_modes", "prompt_cache"},
     "paths.model_selection": {"analytical", "multi_step", "request_verbs", "multi_step_verbs", "long_query_words"},
     "paths.models": set(TIERS),
-    "model": {"name", "input_usd_per_1m", "output_usd_per_1m", "base_latency_ms", "ms_per_output_token"},
+    "model": {"name", "input_usd_per_1m", "cached_input_usd_per_1m", "output_usd_per_1m", "base_latency_ms", "ms_per_output_token"},
     "paths.estimate": {"answer_tokens", "tool_call_tokens", "pipeline_step_ms", "message_overhead_tokens"},
     "paths.estimate.answer_tokens": {"fast", "llm", GENERAL_CHAT},
     "groups": {"send", "common_params", "meta_tools"},
@@ -50,9 +48,14 @@ class ModelSpec:
     output_usd_per_1m: float
     base_latency_ms: float
     ms_per_output_token: float
+    # Price of input tokens read from the provider's prompt cache (OpenAI: half price, automatic on a
+    # prefix of 1,024 tokens or more; Anthropic: a tenth, on blocks marked cache_control).
+    cached_input_usd_per_1m: float | None = None
 
-    def cost_usd(self, tokens_in: int, tokens_out: int) -> float:
-        return (tokens_in * self.input_usd_per_1m + tokens_out * self.output_usd_per_1m) / 1_000_000
+    def cost_usd(self, tokens_in: int, tokens_out: int, *, cached_in: int = 0) -> float:
+        cached_in = min(max(cached_in, 0), tokens_in)
+        cached_price = self.input_usd_per_1m if self.cached_input_usd_per_1m is None else self.cached_input_usd_per_1m
+        return ((tokens_in - cached_in) * self.input_usd_per_1m + cached_in * cached_price + tokens_out * self.output_usd_per_1m) / 1_000_000
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,12 @@ class PathConfig:
     send_groups: dict[str, tuple[str, ...]]  # category -> groups of meta-tools sent
     meta_tools: tuple[MetaTool, ...]
     cost: dict = field(default_factory=dict)
+    # Conversation modes (cfo / bookkeeper, switching between them): only domains that declare them.
+    has_modes: bool = False
+    # Prompt caching: the provider's minimum cacheable prefix (tokens); 0 = no caching.
+    cache_min_tokens: int = 0
+    # "anthropic": cache_control marks on the system prompt and the last tool; "openai": automatic.
+    cache_style: str = "openai"
     schemas: dict[str, dict] = field(default_factory=dict, compare=False)  # tool name -> function schema
     schema_tokens: dict[str, int] = field(default_factory=dict, compare=False)  # tool name -> its tokens
     tools_by_category: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
@@ -219,6 +228,7 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
             output_usd_per_1m=_num(m, "output_usd_per_1m", p, where, 0.0),
             base_latency_ms=_num(m, "base_latency_ms", p, where, 500.0),
             ms_per_output_token=_num(m, "ms_per_output_token", p, where, 15.0),
+            cached_input_usd_per_1m=_num(m, "cached_input_usd_per_1m", p, where, 0.0) if "cached_input_usd_per_1m" in m else None,
         )
     est = raw.get("estimate") or {}
     answer = est.get("answer_tokens") or {}
@@ -283,6 +293,9 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
         period = t.extra.get("default_period")
         if period is not None and not _period_resolves(str(period), domain, date_lexicon):
             tp.add(None, f"tool {t.name}: default_period {period!r} is not a date expression the resolver knows")
+    pc = raw.get("prompt_cache")
+    if pc is not None and (not isinstance(pc, dict) or pc.get("style", "openai") not in ("openai", "anthropic")):
+        p.add(_line(raw, "prompt_cache"), "paths.prompt_cache must be {min_prefix_tokens: N, style: openai | anthropic}")
     problems = p.problems + tp.problems
     if problems:
         raise LexiconError(problems)
@@ -307,6 +320,9 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
         send_groups=send,
         meta_tools=meta_tools,
         cost=dict(raw.get("cost") or {}),
+        has_modes=bool(raw.get("conversation_modes", False)),
+        cache_style=str((raw.get("prompt_cache") or {}).get("style", "openai")),
+        cache_min_tokens=int(_num(raw.get("prompt_cache") or {}, "min_prefix_tokens", p, "paths.prompt_cache", 0)) if raw.get("prompt_cache") else 0,
     )
     for m in meta_tools:
         cfg.schemas[m.name] = function_schema(m.as_tool())
@@ -316,13 +332,16 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
     return cfg
 
 
+_PROBE_DATE = date(2001, 6, 15)
+
+
 def _period_resolves(expression: str, domain: Domain, date_lexicon=None) -> bool:
     from routing.dates import load_date_lexicon
 
     lexicon = date_lexicon or load_date_lexicon(domain.root.parent / "_shared" / "dates.yaml")
     s = domain.settings
-    # Any fixed reference date will do: the question is whether the words resolve at all.
-    ranges = resolve_expression(expression, today=date(2026, 1, 22), settings=DateSettings(s.week_start, s.fiscal_year_start_month, s.fiscal_year_label), lexicon=lexicon)
+    # Validation only asks whether the words resolve at all, so any date does; results never see it.
+    ranges = resolve_expression(expression, today=_PROBE_DATE, settings=DateSettings(s.week_start, s.fiscal_year_start_month, s.fiscal_year_label), lexicon=lexicon)
     return any(r.resolved for r in ranges)
 
 
@@ -392,23 +411,12 @@ def _load_groups(domain: Domain, problems: list[Problem]) -> tuple[tuple[MetaToo
     return tuple(out), send
 
 
-_CONFIGS: dict[int, tuple[weakref.ref, PathConfig | LexiconError]] = {}
-_CONFIG_LOCK = threading.Lock()
-
-
 def path_config(router) -> PathConfig:
-    """The router's path configuration, built once per router (lexicon version). Raises LexiconError."""
-    domain = router.domain
-    with _CONFIG_LOCK:
-        hit = _CONFIGS.get(id(domain))
-        if hit is not None and hit[0]() is domain:
-            cached = hit[1]
-        else:
-            try:
-                cached = load_path_config(domain, date_lexicon=router.date_lexicon)
-            except LexiconError as exc:
-                cached = exc
-            _CONFIGS[id(domain)] = (weakref.ref(domain, lambda _r, k=id(domain): _CONFIGS.pop(k, None)), cached)
-    if isinstance(cached, LexiconError):
-        raise cached
-    return cached
+    """The router's path configuration, built with the router (Router.paths). Raises the
+    LexiconError the build met, for a router built without one."""
+    cfg = getattr(router, "paths", None)
+    if isinstance(cfg, PathConfig):
+        return cfg
+    if isinstance(cfg, LexiconError):
+        raise cfg
+    return load_path_config(router.domain, date_lexicon=router.date_lexicon)

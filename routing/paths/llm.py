@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -97,6 +99,9 @@ class ChatRequest:
     model: str
     messages: tuple[dict, ...]
     tools: tuple[dict, ...] = ()
+    # "anthropic": the static prefix is marked cacheable (cache_control on the system prompt and the
+    # last tool); "openai" (default): nothing to mark, the provider caches a long prefix by itself.
+    cache_style: str = "openai"
 
     @property
     def tool_names(self) -> tuple[str, ...]:
@@ -108,6 +113,13 @@ class ChatRequest:
         if self.tools:
             body["tools"] = [dict(t) for t in self.tools]
             body["tool_choice"] = "auto"
+        if self.cache_style == "anthropic":
+            mark = {"type": "ephemeral"}
+            for m in body["messages"]:
+                if m.get("role") == "system" and isinstance(m.get("content"), str):
+                    m["content"] = [{"type": "text", "text": m["content"], "cache_control": mark}]
+            if body.get("tools"):
+                body["tools"][-1] = dict(body["tools"][-1], cache_control=mark)
         return body
 
 
@@ -133,6 +145,9 @@ class LLMClient:
         return f"LLMClient(endpoint={self.config.endpoint!r})"
 
     def complete(self, request: ChatRequest) -> LLMReply:
+        """One chat completion. Each attempt has a wall-clock deadline (timeout_s, whatever the server
+        does: a server that drips bytes is cut off), and the whole call is bounded by timeout_s x
+        attempts; Retry-After is respected within that bound."""
         cfg = self.config
         if not cfg.configured:
             return LLMReply(
@@ -145,18 +160,23 @@ class LLMClient:
             import openai
         except ImportError:
             return LLMReply(ok=False, model=request.model, reason="The openai package is not installed.")
-        client = openai.OpenAI(
-            api_key=cfg.api_key or PLACEHOLDER_KEY, base_url=cfg.base_url, timeout=cfg.timeout_s, max_retries=0
-        )
+        max_attempts = max(0, cfg.max_retries) + 1
+        deadline = started + cfg.timeout_s * max_attempts
         attempts = 0
         reason, status = "no attempt made", None
         body = request.to_dict()
-        while attempts <= max(0, cfg.max_retries):
+        while attempts < max_attempts:
             attempts += 1
+            budget = min(cfg.timeout_s, deadline - time.perf_counter())
+            if budget <= 0:
+                break
+            wait_hint: float | None = None
             try:
-                response = client.chat.completions.create(**body)
+                response = self._attempt(openai, body, budget)
             except openai.APITimeoutError:
                 reason, status, retry = f"The LLM endpoint did not answer within {cfg.timeout_s:g} s.", None, True
+            except _Deadline:
+                reason, status, retry = f"The LLM endpoint did not answer within {cfg.timeout_s:g} s (its wall-clock limit per attempt).", None, True
             except openai.APIConnectionError as exc:
                 reason, status, retry = f"Could not connect to the LLM endpoint ({self._clean(exc)}).", None, True
             except openai.APIStatusError as exc:
@@ -164,41 +184,81 @@ class LLMClient:
                 retry = status == 429 or status >= 500
                 what = "rate limited (429)" if status == 429 else f"HTTP {status}"
                 reason = f"The LLM endpoint answered {what}: {self._clean(exc)}"
+                wait_hint = _retry_after(getattr(exc, "response", None))
             except Exception as exc:  # a malformed body or anything else the SDK raises: never propagate
                 reason, status, retry = f"The LLM call failed: {type(exc).__name__}: {self._clean(exc)}", None, False
             else:
                 reply = self._read(response, request, attempts, started)
-                log.info("llm call model=%s attempts=%d ok=%s", request.model, attempts, reply.ok)
+                log.info("llm call model=%s attempts=%d ok=%s", self._clean(request.model), attempts, reply.ok)
                 return reply
             log.warning("llm attempt %d failed: %s", attempts, reason)
-            if not retry or attempts > cfg.max_retries:
+            if not retry or attempts >= max_attempts:
                 break
-            time.sleep(min(MAX_BACKOFF_S, cfg.backoff_s * (2 ** (attempts - 1))))
+            pause = min(MAX_BACKOFF_S, cfg.backoff_s * (2 ** (attempts - 1)))
+            if wait_hint is not None:
+                pause = max(pause, wait_hint)
+            left = deadline - time.perf_counter()
+            if pause >= left:
+                reason = f"{reason} (the server asked to wait {pause:g} s, beyond the call's {cfg.timeout_s * max_attempts:g} s bound)" if wait_hint else reason
+                break
+            time.sleep(pause)
         if attempts > 1:
             reason = f"{reason} (after {attempts} attempts)"
         return LLMReply(
-            ok=False, model=request.model, reason=reason, attempts=attempts, latency_ms=_ms(started), status_code=status
+            ok=False, model=self._clean(request.model), reason=reason, attempts=attempts, latency_ms=_ms(started), status_code=status
         )
+
+    def _attempt(self, openai, body: dict, budget: float):
+        """One request, given at most `budget` seconds of wall-clock time: it runs on a daemon thread,
+        and past the budget its connection is closed and _Deadline raised (a read timeout alone
+        restarts with every byte a slow server sends)."""
+        cfg = self.config
+        client = openai.OpenAI(api_key=cfg.api_key or PLACEHOLDER_KEY, base_url=cfg.base_url, timeout=budget, max_retries=0)
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def call() -> None:
+            try:
+                box["response"] = client.chat.completions.create(**body)
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+                box["error"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=call, name="llm-attempt", daemon=True).start()
+        if not done.wait(budget):
+            try:
+                client.close()  # drops the connection; the thread then ends with an error nobody reads
+            except Exception:  # noqa: BLE001
+                pass
+            raise _Deadline()
+        if "error" in box:
+            raise box["error"]
+        return box["response"]
 
     def _read(self, response: Any, request: ChatRequest, attempts: int, started: float) -> LLMReply:
         def fail(reason: str) -> LLMReply:
-            return LLMReply(ok=False, model=request.model, reason=reason, attempts=attempts, latency_ms=_ms(started))
+            return LLMReply(ok=False, model=self._clean(request.model), reason=reason, attempts=attempts, latency_ms=_ms(started))
 
         try:
             message = response.choices[0].message
         except (AttributeError, IndexError, TypeError):
             return fail("The LLM endpoint answered without a message.")
-        model = getattr(response, "model", None) or request.model
+        if message is None:
+            return fail("The LLM endpoint answered without a message.")
+        model = self._clean(getattr(response, "model", None) or request.model)
         text = self._mask(getattr(message, "content", None)) or None
         calls = getattr(message, "tool_calls", None) or []
         if not calls:
+            if not (isinstance(text, str) and text.strip()):
+                return fail("The LLM endpoint answered with neither a tool call nor text.")
             return LLMReply(ok=True, model=model, text=text, attempts=attempts, latency_ms=_ms(started))
         fn = getattr(calls[0], "function", None)
         name = getattr(fn, "name", None)
         if name not in request.tool_names:
             sent = len(request.tool_names)
-            return fail(f"The model called {name!r}, which was not among the {sent} tools sent.")
-        raw = self._mask(getattr(fn, "arguments", None)) or "{}"
+            return fail(f"The model called {self._clean(name)!r}, which was not among the {sent} tools sent.")
+        raw = getattr(fn, "arguments", None) or "{}"
         try:
             arguments = json.loads(raw)
         except (TypeError, ValueError):
@@ -208,22 +268,63 @@ class LLMClient:
         return LLMReply(
             ok=True,
             model=model,
-            tool_call={"name": name, "arguments": arguments},
+            tool_call={"name": name, "arguments": self.mask_deep(arguments)},
             text=text,
             attempts=attempts,
             latency_ms=_ms(started),
         )
 
     def _mask(self, value: Any) -> Any:
-        """The same text with the key masked, should a server echo it back in what it says."""
+        """The same text with the key masked, should a server echo it back in what it says: also
+        when it is written with JSON escapes (\\u0073k-...), which are decoded before masking."""
         key = self.config.api_key
-        if isinstance(value, str) and key and key in value:
-            return value.replace(key, "***")
+        if not (isinstance(value, str) and key):
+            return value
+        if "\\u" in value or "\\x" in value:
+            decoded = _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), value)
+            if key in decoded:
+                value = decoded
+        return value.replace(key, "***") if key in value else value
+
+    def mask_deep(self, value: Any) -> Any:
+        """_mask on every string of a decoded structure, keys included."""
+        if isinstance(value, str):
+            return self._mask(value)
+        if isinstance(value, dict):
+            return {self.mask_deep(k): self.mask_deep(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.mask_deep(v) for v in value]
         return value
 
     def _clean(self, value: Any) -> str:
         """A message safe to show: the key masked, the length bounded."""
         return self._mask(str(value))[:300]
+
+
+class _Deadline(Exception):
+    """An attempt ran past its wall-clock budget."""
+
+
+_UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})")
+
+
+def _retry_after(response: Any) -> float | None:
+    """Seconds a 429 / 503 asks us to wait (Retry-After: seconds or an HTTP date), or None."""
+    headers = getattr(response, "headers", None)
+    value = headers.get("retry-after") if headers is not None else None
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        from email.utils import parsedate_to_datetime
+        from datetime import datetime, timezone
+
+        return max(0.0, (parsedate_to_datetime(value) - datetime.now(timezone.utc)).total_seconds())
+    except (TypeError, ValueError, IndexError):
+        return None
 
 
 def _ms(started: float) -> float:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Mapping
 
+from routing.core.clock import parse_today
 from routing.core.model import Domain, Tool
 from routing.paths.catalog import estimate_tokens, function_schema
 from routing.paths.config import GENERAL_CHAT, PathConfig, path_config
@@ -31,25 +32,29 @@ class CostProfile:
     currency: str
     usd_to_display: float
     novel_capable_share: float
+    cache_hit_rate: float = 0.0  # share of messages whose static prefix is still in the provider's cache
+    cache_min_tokens: int = 0
 
 
 def _avg(estimates: list[dict]) -> dict:
     if not estimates:
-        return {"tokens": 0, "cost_usd": 0.0, "latency_ms": 0}
+        return {"tokens": 0, "cost_usd": 0.0, "cached_cost_usd": 0.0, "latency_ms": 0}
     return {
         "tokens": round(statistics.fmean(e["tokens"] for e in estimates)),
         "cost_usd": statistics.fmean(e["cost_usd"] for e in estimates),
+        "cached_cost_usd": statistics.fmean(e.get("cached_cost_usd", e["cost_usd"]) for e in estimates),
+        "cached_tokens": round(statistics.fmean(e.get("cached_tokens", 0) for e in estimates)),
         "latency_ms": round(statistics.fmean(e["latency_ms"] for e in estimates)),
     }
 
 
-def cost_profile(router, *, today: date | str = "2026-01-22", capable_share: float | None = None) -> CostProfile:
+def cost_profile(router, *, today: date | str | None = None, capable_share: float | None = None) -> CostProfile:
     """Per-message costs: known = each intent's fast path; novel = each mode's LLM path with the
     cheap and capable model (weighted by capable_share); chat = general chat; baseline = every API
     tool (each meta-tool's operations as separate functions) to the capable model."""
     cfg = path_config(router)
     share = float(cfg.cost.get("novel_capable_share", 0.5) if capable_share is None else capable_share)
-    today_d = date.fromisoformat(str(today)) if not isinstance(today, date) else today
+    today_d = parse_today(today)  # only the default periods' dates, whose length barely moves tokens
     known = []
     for t in router.domain.tools:
         steps, _ = fill_pipeline(t, {}, router, today_d)
@@ -69,6 +74,8 @@ def cost_profile(router, *, today: date | str = "2026-01-22", capable_share: flo
     novel_avg = {
         "tokens": round(sum(e["tokens"] * w for e, w in novel) / total_w),
         "cost_usd": sum(e["cost_usd"] * w for e, w in novel) / total_w,
+        "cached_cost_usd": sum(e["cached_cost_usd"] * w for e, w in novel) / total_w,
+        "cached_tokens": round(sum(e["cached_tokens"] * w for e, w in novel) / total_w),
         "latency_ms": round(sum(e["latency_ms"] * w for e, w in novel) / total_w),
     }
     chat = estimate_cost(cfg, cfg.models["cheap"], system=cfg.system_prompts[GENERAL_CHAT], user=question, tools=(), answer_tokens=cfg.answer_tokens[GENERAL_CHAT])
@@ -76,20 +83,25 @@ def cost_profile(router, *, today: date | str = "2026-01-22", capable_share: flo
     capable = cfg.models["capable"]
     tokens_in = cfg.message_overhead_tokens + estimate_tokens(cfg.system_prompts[cfg.default_category]) + estimate_tokens(question) + sum(estimate_tokens(s) for s in every)
     tokens_out = cfg.answer_tokens["llm"] + cfg.tool_call_tokens
+    prefix = tokens_in - estimate_tokens(question)
+    cached = prefix if cfg.cache_min_tokens and prefix >= cfg.cache_min_tokens else 0
     baseline = {
         "tokens": tokens_in + tokens_out,
         "cost_usd": capable.cost_usd(tokens_in, tokens_out),
+        "cached_cost_usd": capable.cost_usd(tokens_in, tokens_out, cached_in=cached),
         "latency_ms": round(capable.base_latency_ms + tokens_out * capable.ms_per_output_token),
     }
     return CostProfile(
         known=_avg(known),
         novel=novel_avg,
-        chat={k: chat[k] for k in ("tokens", "cost_usd", "latency_ms")},
+        chat={k: chat[k] for k in ("tokens", "cost_usd", "cached_cost_usd", "cached_tokens", "latency_ms")},
         all_tools=baseline,
         all_tools_count=len(every),
         currency=str(cfg.cost.get("display_currency", "USD")),
         usd_to_display=float(cfg.cost.get("usd_to_display", 1.0)),
         novel_capable_share=share,
+        cache_hit_rate=float(cfg.cost.get("cache_hit_rate", 0.9)) if cfg.cache_min_tokens else 0.0,
+        cache_min_tokens=cfg.cache_min_tokens,
     )
 
 
@@ -110,6 +122,8 @@ class MonthlyCost:
     total_usd: float
     baseline_usd: float
     volume: int
+    total_cached_usd: float = 0.0  # the same month with prompt caching (cache_hit_rate of calls hit)
+    baseline_cached_usd: float = 0.0
 
     @property
     def saved_usd(self) -> float:
@@ -141,8 +155,65 @@ def monthly_cost(profile: CostProfile, *, volume: int, mix: Mapping[str, float])
                 "tokens_per_message": per["tokens"],
                 "cost_per_message_usd": per["cost_usd"],
                 "monthly_usd": per["cost_usd"] * messages,
+                "cached_cost_per_message_usd": per.get("cached_cost_usd", per["cost_usd"]),
+                "monthly_cached_usd": _with_cache(per, profile.cache_hit_rate) * messages,
                 "latency_ms": per["latency_ms"],
             }
         )
     total = sum(r["monthly_usd"] for r in rows)
-    return MonthlyCost(rows=rows, total_usd=total, baseline_usd=profile.all_tools["cost_usd"] * volume, volume=volume)
+    return MonthlyCost(
+        rows=rows, total_usd=total, baseline_usd=profile.all_tools["cost_usd"] * volume, volume=volume,
+        total_cached_usd=sum(r["monthly_cached_usd"] for r in rows),
+        baseline_cached_usd=_with_cache(profile.all_tools, profile.cache_hit_rate) * volume,
+    )
+
+
+def _with_cache(per: dict, hit_rate: float) -> float:
+    """Average cost of a message when `hit_rate` of them read the static prefix from the cache."""
+    return hit_rate * per.get("cached_cost_usd", per["cost_usd"]) + (1 - hit_rate) * per["cost_usd"]
+
+
+# The design's own targets (the CFO-agent design document): cost and latency of one message per path
+# and the monthly bill of 10,000 messages; shown beside our estimates, with the difference explained.
+DESIGN_TARGETS = {"known": (0.003, 750), "novel": (0.02, 2000), "chat": (0.001, 300)}
+DESIGN_MONTHLY = (10_000, 70.0)
+
+
+def design_comparison(router, profile: CostProfile) -> dict:
+    """Our per-message estimates (first call and cached) beside the design's targets, each with why
+    they differ, and 10,000 messages a month with the domain's default mix."""
+    cfg = path_config(router)
+    rows = []
+    for key, label, per, model in (
+        ("known", "known query (fast path)", profile.known, cfg.models["cheap"]),
+        ("novel", "novel question (LLM path)", profile.novel, None),
+        ("chat", "general chat", profile.chat, cfg.models["cheap"]),
+    ):
+        target_usd, target_ms = DESIGN_TARGETS[key]
+        ratio = per["cost_usd"] / target_usd if target_usd else 0.0
+        if key == "novel":
+            who = f"{profile.novel_capable_share:.0%} {cfg.models['capable'].name}, the rest {cfg.models['cheap'].name}"
+        else:
+            who = f"{model.name} at ${model.input_usd_per_1m:g} / ${model.output_usd_per_1m:g} per million tokens in / out"
+        cache = (f"{per.get('cached_tokens', 0):,} prefix tokens cached" if per.get("cached_tokens") else
+                 f"the static prefix is below the {profile.cache_min_tokens:,}-token minimum, so caching saves nothing" if profile.cache_min_tokens else "no caching configured")
+        why = (f"{per['tokens']:,} tokens a message ({who}); {cache}. "
+               + (f"{1 / ratio:.0f}x below the target: the routed prompt is small and sent to the model shown; the target leaves room for a dearer model and the pipeline's data in the prompt."
+                  if 0 < ratio < 1 else "At or above the target: more tool definitions or a dearer model than the target allows."))
+        answer = cfg.answer_tokens[GENERAL_CHAT if key == "chat" else "fast" if key == "known" else "llm"]
+        latency_why = (f"ours is the whole answer ({answer} output tokens at the model's ms per token, plus its base latency"
+                       + (" and the pipeline's steps" if key == "known" else "") + "); streamed, the first words come after the base latency alone")
+        rows.append({
+            "key": key, "path": label, "target_usd": target_usd, "first_call_usd": per["cost_usd"],
+            "cached_call_usd": per.get("cached_cost_usd", per["cost_usd"]), "target_ms": target_ms,
+            "estimate_ms": per["latency_ms"], "why": why, "latency_why": latency_why,
+        })
+    volume, target_month = DESIGN_MONTHLY
+    mix = cfg.cost.get("default_mix") or {"known": 0.6, "novel": 0.3, "chat": 0.1}
+    month = monthly_cost(profile, volume=volume, mix=mix)
+    return {
+        "rows": rows,
+        "monthly": {"messages": volume, "mix": dict(mix), "target_usd": target_month, "first_call_usd": month.total_usd,
+                    "cached_usd": month.total_cached_usd, "cache_hit_rate": profile.cache_hit_rate,
+                    "baseline_usd": month.baseline_usd, "baseline_cached_usd": month.baseline_cached_usd},
+    }

@@ -3,18 +3,18 @@ parameters, or the LLM path's category, tools sent and model; events; the conver
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import date
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
-from routing.core.errors import LexiconError
 from routing.core.model import Tool
-from routing.core.schema import Path, RouteResult, Status
+from routing.core.schema import Path, PathFields, RouteResult, Status
 from routing.dates import resolve_expression
 from routing.paths.classify import choose_model, classify_category
-from routing.paths.config import GENERAL_CHAT, PathConfig, _outputs, path_config
+from routing.paths.config import GENERAL_CHAT, PathConfig, _outputs
 from routing.paths.cost import estimate_cost
-from routing.paths.decide import decide_path
+from routing.paths.enrichments import compute_enrichments
+from routing.paths.entities import entity_params
+from routing.paths.events import EventLog
 
 # ---------------------------------------------------------------- planning
 
@@ -66,107 +66,105 @@ def _outputs_of(tool: Tool, cfg: PathConfig) -> tuple[str, ...]:
     return _outputs(tool.output) or cfg.outputs_by_kind.get(tool.kind, ())
 
 
-def plan_route(router, status: Status, matches: list, analysis, query: Any, context: Mapping | None) -> Callable[[RouteResult], RouteResult] | None:
-    """Router.plan_path: a function that fills the path fields of a routed result."""
-    try:
-        cfg = path_config(router)
-    except LexiconError as exc:
-        # Routing still answers; the result says why its path fields are missing.
-        failure = {"message": str(exc), "problems": [p.to_dict() for p in exc.problems]}
-
-        def unplanned(result: RouteResult) -> RouteResult:
-            return replace(result, extra=dict(result.extra, path_config_error=failure))
-
-        return unplanned
-    path, _ = decide_path(status, matches)
-    previous = _context_mode(context)
-    has_concepts = bool(getattr(analysis, "concepts", None))
-
-    def plan(result: RouteResult) -> RouteResult:
-        text = query if isinstance(query, str) else ""
-        today = date.fromisoformat(result.today)
-        extra = dict(result.extra)
-        if path is Path.FAST:
-            top = matches[0]
-            tool = router.domain.tool(top.name)
-            category = cfg.tool_categories.get(top.name, cfg.default_category)
-            model = cfg.models["cheap"]
-            pipeline, notes = fill_pipeline(tool, top.suggested_params, router, today)
-            declared = tool.extra.get("enrichments")  # an explicit [] means none
-            enrichments = list(declared) if declared is not None else cfg.enrichments_for(_outputs_of(tool, cfg))
-            tools_sent: tuple[str, ...] = ()
-            user = json.dumps({"question": text, "pipeline": pipeline}, ensure_ascii=False)
-            estimate = estimate_cost(cfg, model, system=cfg.system_prompts["format"], user=user, tools=(), answer_tokens=cfg.answer_tokens["fast"], steps=len(pipeline))
-            extra.update(model_tier="cheap", model_reason="the fast path: the cheapest model only formats the answer", pipeline_notes=notes)
-            classified_by = f"intent {top.name}"
-            enrichment_source = "the intent's"
-        else:
-            c = classify_category(text, cfg, has_concepts=has_concepts, previous_mode=previous)
-            category = c.category
-            choice = choose_model(text, category, cfg)
-            model = choice.spec
-            pipeline = []
-            tools_sent = cfg.tools_to_send(category, [c["name"] for c in result.extra.get("candidates", [])])
-            likely = _likely_outputs(result, router, cfg, category)
-            enrichments = cfg.enrichments_for(likely) if category != GENERAL_CHAT else []
-            answer = cfg.answer_tokens[GENERAL_CHAT if category == GENERAL_CHAT else "llm"]
-            estimate = estimate_cost(cfg, model, system=cfg.system_prompts[category], user=text, tools=tools_sent, answer_tokens=answer, tool_call=bool(tools_sent))
-            extra.update(model_tier=model.tier, model_reason=choice.reason, classifier={"category": category, "hits": c.hits, "reason": c.reason})
-            classified_by = c.reason
-            enrichment_source = "predicted from the likely intents' output" if enrichments else ""
+def plan_path(router, *, status: Status, path: Path, matches: list, candidates: list[dict], analysis, query: Any,
+              today: date, thresholds: dict, context: Mapping | None, log: EventLog) -> dict:
+    """The path fields of one routed question, planned once (the path itself was decided by
+    routing.paths.decide). Emits route_classified, tools_filtered, pipeline_executing (when a step
+    runs: data_mode replay), enrichments_applying and mode_switch on `log`. Returns the RouteResult
+    fields to set."""
+    cfg: PathConfig = router.paths
+    text = query if isinstance(query, str) else ""
+    previous = _context_mode(context) if cfg.has_modes else None
+    data_mode = context.get("data_mode") if isinstance(context, Mapping) else None
+    notes: list[str] = []
+    classifier = None
+    if path is Path.FAST:
+        top = matches[0]
+        tool = router.domain.tool(top.name)
+        category = cfg.tool_categories.get(top.name, cfg.default_category)
+        model = cfg.models["cheap"]
+        params, entity_notes = entity_params(tool, top.suggested_params, analysis)
+        pipeline, notes = fill_pipeline(tool, params, router, today)
+        notes = entity_notes + notes
+        declared = tool.extra.get("enrichments")  # an explicit [] means none
+        enrichments = list(declared) if declared is not None else cfg.enrichments_for(_outputs_of(tool, cfg))
+        tools_sent: tuple[str, ...] = ()
+        user = json.dumps({"question": text, "pipeline": pipeline}, ensure_ascii=False)
+        estimate = estimate_cost(cfg, model, system=cfg.system_prompts["format"], user=user, tools=(), answer_tokens=cfg.answer_tokens["fast"], steps=len(pipeline))
+        tier, model_reason = "cheap", "the fast path: the cheapest model only formats the answer"
+        classified_by = f"intent {top.name}"
+        enrichment_source = "the intent's"
+    else:
+        c = classify_category(text, cfg, has_concepts=bool(getattr(analysis, "concepts", None)), previous_mode=previous)
+        category = c.category
+        choice = choose_model(text, category, cfg)
+        model = choice.spec
+        pipeline = []
+        tools_sent = cfg.tools_to_send(category, [x["name"] for x in candidates])
+        likely = _likely_outputs(candidates, thresholds.get("low", router.thresholds.low), router, cfg, category)
+        enrichments = cfg.enrichments_for(likely) if category != GENERAL_CHAT else []
+        answer = cfg.answer_tokens[GENERAL_CHAT if category == GENERAL_CHAT else "llm"]
+        estimate = estimate_cost(cfg, model, system=cfg.system_prompts[category], user=text, tools=tools_sent, answer_tokens=answer, tool_call=bool(tools_sent))
+        tier, model_reason = model.tier, choice.reason
+        classifier = {"category": category, "hits": c.hits, "reason": c.reason}
+        classified_by = c.reason
+        enrichment_source = "predicted from the likely intents' output" if enrichments else ""
+    log.emit("route_classified", status=status.value, category=category, path=path.value, reason=classified_by)
+    log.emit("tools_filtered", count=len(tools_sent), tools=list(tools_sent))
+    responses: list[dict] = []
+    if pipeline and data_mode == "replay" and router.replay is None:
+        notes = list(notes) + [f"replay asked, but domain {router.name} has no recorded responses (replay.yaml): nothing ran"]
+    if pipeline and data_mode == "replay" and router.replay is not None:
+        log.emit("pipeline_executing", steps=len(pipeline), tools=[s["tool"] for s in pipeline], data_mode="replay")
+        responses = [router.replay.run(step, today) for step in pipeline]
+    results: list[dict] = []
+    if enrichments:
+        log.emit("enrichments_applying", enrichments=list(enrichments), on_data=bool(responses))
+        if responses:
+            results = compute_enrichments(responses, enrichments, currency=router.domain.settings.currency)
+    mode = conversation_mode = None
+    if cfg.has_modes:
         mode = category if category in cfg.classifier else cfg.default_category
-        events = _events(result.events, status, category, path, tools_sent, pipeline, enrichments, classified_by)
-        switched = previous is not None and mode != GENERAL_CHAT and previous != GENERAL_CHAT and mode != previous
         conversation_mode = previous if (previous and mode == GENERAL_CHAT) else mode
-        if switched:
+        if previous is not None and GENERAL_CHAT not in (mode, previous) and mode != previous:
             reason = "an action request" if mode != cfg.default_category else "a report request"
-            events.append({"type": "mode_switch", "from": previous, "to": mode, "reason": f"{reason}; {mode} tools for this turn"})
+            log.emit("mode_switch", **{"from": previous, "to": mode, "reason": f"{reason}; {mode} tools for this turn"})
             # The cross-over is for one turn: the conversation stays in its mode.
             conversation_mode = previous if previous == cfg.default_category else mode
-        extra.update(
-            mode=mode,
-            previous_mode=previous,
-            conversation_mode=conversation_mode,
-            enrichments_source=enrichment_source,
-        )
-        return replace(
-            result,
-            category=category,
-            model=model.name,
-            pipeline=pipeline,
-            enrichments=enrichments,
-            tools_sent=list(tools_sent),
-            estimate=estimate,
-            events=events,
-            extra=extra,
-        )
+    fields = PathFields(
+        model_tier=tier,
+        model_reason=model_reason,
+        pipeline_notes=tuple(notes),
+        classifier=classifier,
+        mode=mode,
+        previous_mode=previous,
+        conversation_mode=conversation_mode,
+        enrichments_source=enrichment_source,
+        data_mode=data_mode if data_mode in ("live", "replay") else None,
+        enrichment_results=tuple(results),
+        pipeline_data=tuple(responses),
+    )
+    return {
+        "category": category,
+        "model": model.name,
+        "pipeline": pipeline,
+        "enrichments": enrichments,
+        "tools_sent": list(tools_sent),
+        "estimate": estimate,
+        "path_fields": fields,
+    }
 
-    return plan
 
-
-def _likely_outputs(result: RouteResult, router, cfg: PathConfig, category: str) -> tuple[str, ...]:
+def _likely_outputs(candidates: list[dict], low: float, router, cfg: PathConfig, category: str) -> tuple[str, ...]:
     """Output shapes of the candidate intents in the chosen category (what the tools will likely return)."""
-    low = result.thresholds.get("low", router.thresholds.low)
     shapes: list[str] = []
-    for cand in result.extra.get("candidates", []):
+    for cand in candidates:
         if cand.get("confidence", 0) < low or cfg.tool_categories.get(cand["name"]) != category:
             continue
         tool = router.domain.tool(cand["name"])
         if tool is not None:
             shapes.extend(_outputs_of(tool, cfg))
     return tuple(dict.fromkeys(shapes))
-
-
-def _events(existing: list[dict], status: Status, category: str, path: Path, tools_sent, pipeline, enrichments, reason: str) -> list[dict]:
-    events = []
-    for e in existing:
-        if e.get("type") == "route_classified":
-            e = dict(e, category=category, path=path.value, reason=reason)
-        events.append(e)
-    events.append({"type": "tools_filtered", "count": len(tools_sent), "tools": list(tools_sent)})
-    events.append({"type": "pipeline_executing", "steps": len(pipeline), "tools": [s["tool"] for s in pipeline]})
-    events.append({"type": "enrichments_applying", "enrichments": list(enrichments)})
-    return events
 
 
 def next_context(result: dict | RouteResult, context: Mapping | None = None) -> dict:

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import date
 
 from routing.core.errors import ErrorCode, LexiconError
-from routing.core.schema import ErrorInfo, Path, RouteResult
-from routing.paths.config import path_config
+from routing.core.schema import ErrorInfo, Path, PathFields, RouteResult
+from routing.paths.config import OPERATION_PARAM, path_config
+from routing.paths.enrichments import compute_enrichments
 from routing.paths.llm import ChatRequest, LLMClient, LLMReply
 from routing.paths.plan import _outputs_of
 
@@ -19,12 +21,17 @@ def build_request(router, result: RouteResult, *, model_name: str | None = None)
     text = result.query if isinstance(result.query, str) else ""
     model = model_name or result.model or cfg.models["cheap"].name
     if result.path is Path.FAST:
-        user = json.dumps({"question": text, "pipeline": result.pipeline, "enrichments": result.enrichments}, ensure_ascii=False)
-        return ChatRequest(model, ({"role": "system", "content": cfg.system_prompts["format"]}, {"role": "user", "content": user}))
+        data = {"question": text, "pipeline": result.pipeline, "enrichments": result.enrichments}
+        if result.path_fields is not None and result.path_fields.enrichment_results:
+            # The data to format: what the pipeline returned and what the enrichments computed.
+            data["data"] = list(result.path_fields.pipeline_data)
+            data["enrichment_results"] = [{"name": e["name"], "summary": e["summary"]} for e in result.path_fields.enrichment_results]
+        user = json.dumps(data, ensure_ascii=False)
+        return ChatRequest(model, ({"role": "system", "content": cfg.system_prompts["format"]}, {"role": "user", "content": user}), cache_style=cfg.cache_style)
     category = result.category or cfg.default_category
     tools = tuple(cfg.schemas[t] for t in result.tools_sent if t in cfg.schemas)
     messages = ({"role": "system", "content": cfg.system_prompts.get(category, "")}, {"role": "user", "content": text})
-    return ChatRequest(model, messages, tools)
+    return ChatRequest(model, messages, tools, cache_style=cfg.cache_style)
 
 
 def run_llm(router, result: RouteResult, *, client: LLMClient | None = None) -> RouteResult:
@@ -37,7 +44,8 @@ def run_llm(router, result: RouteResult, *, client: LLMClient | None = None) -> 
     except LexiconError as exc:
         return replace(result, error=ErrorInfo(ErrorCode.LEXICON_INVALID.value, str(exc)))
     client = client or LLMClient()
-    tier = result.extra.get("model_tier") or "cheap"
+    fields = result.path_fields or PathFields()
+    tier = fields.model_tier or "cheap"
     planned = result.model or cfg.models["cheap"].name
     request = build_request(router, result, model_name=client.config.model_name(tier, planned))
     reply: LLMReply = client.complete(request)
@@ -51,27 +59,53 @@ def run_llm(router, result: RouteResult, *, client: LLMClient | None = None) -> 
         "endpoint": client.config.endpoint,
         "request": request.to_dict(),
     }
+    mask = getattr(client, "mask_deep", lambda v: v)
+    llm = mask(llm)  # the key never leaves: whatever the endpoint sent back, in every field shown
     events = list(result.events)
     if not reply.ok:
-        events.append({"type": "llm_failed", "reason": reply.reason})
-        error = ErrorInfo(ErrorCode.UPSTREAM_DOWN.value, reply.reason or "The LLM endpoint failed.", {"attempts": reply.attempts, "status_code": reply.status_code})
+        events.append(mask({"type": "llm_failed", "reason": reply.reason}))
+        error = ErrorInfo(ErrorCode.UPSTREAM_DOWN.value, mask(reply.reason or "The LLM endpoint failed."), {"attempts": reply.attempts, "status_code": reply.status_code})
         return replace(result, llm=llm, error=error, events=events)
-    events.append({"type": "llm_called", "tool": (reply.tool_call or {}).get("name"), "model": reply.model})
-    extra = dict(result.extra)
+    events.append(mask({"type": "llm_called", "tool": (reply.tool_call or {}).get("name"), "model": reply.model}))
     enrichments = result.enrichments
+    source = fields.enrichments_source
     called = cfg.meta_tool((reply.tool_call or {}).get("name", "")) if reply.tool_call else None
     if called is not None:
         enrichments = cfg.enrichments_for(called.outputs)
-        extra["enrichments_source"] = f"the output of {called.name}"
+        source = f"the output of {called.name}"
     elif reply.tool_call and router.domain.tool(reply.tool_call["name"]) is not None:
         enrichments = cfg.enrichments_for(_outputs_of(router.domain.tool(reply.tool_call["name"]), cfg))
-        extra["enrichments_source"] = f"the output of {reply.tool_call['name']}"
-    return replace(result, llm=llm, events=events, enrichments=enrichments, extra=extra)
+        source = f"the output of {reply.tool_call['name']}"
+    responses, results = list(fields.pipeline_data), list(fields.enrichment_results)
+    operation = _api_operation(cfg, reply.tool_call)
+    if operation and fields.data_mode == "replay" and getattr(router, "replay", None) is not None:
+        # The LLM path on replay data: the tool the model chose runs on the recording, then enrichments.
+        step = {"tool": operation, "params": {k: v for k, v in (reply.tool_call.get("arguments") or {}).items() if k != OPERATION_PARAM}}
+        events.append({"type": "pipeline_executing", "steps": 1, "tools": [operation], "data_mode": "replay"})
+        responses = [router.replay.run(step, date.fromisoformat(result.today))]
+        events.append({"type": "enrichments_applying", "enrichments": list(enrichments), "on_data": True})
+        results = compute_enrichments(responses, enrichments, currency=router.domain.settings.currency)
+    fields = replace(fields, enrichments_source=source, pipeline_data=tuple(responses), enrichment_results=tuple(results))
+    return replace(result, llm=llm, events=events, enrichments=enrichments, path_fields=fields)
+
+
+def _api_operation(cfg, tool_call: dict | None) -> str | None:
+    """The API tool a model's call names: a meta-tool's `operation` argument, else the tool itself."""
+    if not tool_call:
+        return None
+    meta = cfg.meta_tool(tool_call.get("name", ""))
+    if meta is not None:
+        op = (tool_call.get("arguments") or {}).get(OPERATION_PARAM) if isinstance(tool_call.get("arguments"), dict) else None
+        return op if op in meta.tools else None
+    return tool_call.get("name")
 
 
 def run_llm_for_dict(router, result: dict, *, client: LLMClient | None = None) -> dict:
     """run_llm for a result the page holds as a dict: routes it again (same query, date, thresholds
     and conversation mode) and runs it."""
-    context = {"mode": result["previous_mode"]} if result.get("previous_mode") else None
+    context = {"mode": result["previous_mode"]} if result.get("previous_mode") else {}
+    if result.get("data_mode"):
+        context["data_mode"] = result["data_mode"]
+    context = context or None
     again = router.route(result["query"], today=result.get("today"), thresholds=result.get("thresholds") or None, context=context)
     return run_llm(router, again, client=client).to_dict()

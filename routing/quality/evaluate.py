@@ -219,7 +219,7 @@ def load_labelled_csv(path: Path | str, *, text_col: str = "text", label_col: st
 def judge(case: GoldenCase, result: RouteResult) -> tuple[str, str]:
     """(verdict, detail): what went wrong, named the way a person would."""
     top = result.top.name if result.top else None
-    ranked = [c["name"] for c in result.extra.get("candidates", [])][:3] or [m.name for m in result.matches][:3]
+    ranked = [c["name"] for c in result.ranked_candidates][:3] or [m.name for m in result.matches][:3]
     if case.tool and top is None:
         return "empty", f"expected {case.tool}, got no match ({result.status.value})"
     if case.tool and top != case.tool:
@@ -270,7 +270,7 @@ def run_cases(router: Router, cases: Iterable[GoldenCase], *, default_today: str
     for i, case in enumerate(cases):
         result = router.route(case.query, today=case.today or default_today, context=case.context)
         verdict, detail = judge(case, result)
-        cands = result.extra.get("candidates", [])
+        cands = result.ranked_candidates
         report.outcomes.append(
             Outcome(
                 case=case,

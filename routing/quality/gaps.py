@@ -143,7 +143,7 @@ def run_coverage(router: Router, cases, *, default_today=None, progress=None) ->
     for i, case in enumerate(cases):
         result = router.route(case.query, today=case.today or default_today, context=case.context)
         verdict, detail = _coverage_verdict(case, result, *judge(case, result))
-        cands = result.extra.get("candidates", [])
+        cands = result.ranked_candidates
         confidence = result.top.confidence if result.top else (cands[0]["confidence"] if cands else 0.0)
         top = result.top.name if result.top else None
         report.outcomes.append(

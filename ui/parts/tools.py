@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 from ui.common import router_state
+import streamlit as st
+
 from ui.path_view import render_path_indicator
+from ui.thinking import render_thinking
 
 
 def _has_modes(domain: str) -> bool:
@@ -14,3 +17,13 @@ def _has_modes(domain: str) -> bool:
 
 def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
     render_path_indicator(result, key=key, show_mode=_has_modes(str(result.get("domain", ""))))
+    render_thinking(result)
+
+
+def request_options(router) -> dict:
+    """Sidebar: the data mode (replay runs the fast path's pipeline on recorded responses)."""
+    if getattr(router, "replay", None) is None:
+        return {}
+    replay = st.sidebar.toggle("Replay data", value=False, key=f"data_mode_replay_{router.name}",
+                               help="Run the fast path's pipeline on recorded API responses (no network) and compute its enrichments.")
+    return {"data_mode": "replay"} if replay else {}
