@@ -3,7 +3,6 @@ trends / anomalies / rankings / alerts / amounts are computed from it, on both p
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path

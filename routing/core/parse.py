@@ -203,7 +203,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         c.add(_line(data, "name"), f"name {name!r} must match the folder name {folder_name!r}")
     if c.problems:
         raise LexiconError(c.problems)
-    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "calibration"}
+    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring"}
     return Settings(
         name=name,
         description=str(data.get("description") or ""),

@@ -41,3 +41,21 @@ class RoutingDesign(Protocol):
 #   run_llm(result, *, client=None) -> RouteResult      run its LLM path for real (`route --llm`)
 #   next_context(result, context=None) -> dict         what the next turn of a conversation starts from
 
+
+class DomainDesign:
+    """What every design built on one domain's lexicon shares: its name, thresholds and the
+    catalog description (a design adds its own fields to `describe()`)."""
+
+    design: ClassVar[str]
+    domain: Domain
+
+    @property
+    def name(self) -> str:
+        return self.domain.name
+
+    @property
+    def thresholds(self) -> Thresholds:
+        return self.domain.settings.thresholds
+
+    def describe(self) -> dict:
+        return self.domain.describe()

@@ -2,7 +2,6 @@
 banner computed on the recorded responses."""
 from __future__ import annotations
 
-from urllib.parse import quote
 
 from .conftest import shot, wait_idle
 

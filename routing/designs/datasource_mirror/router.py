@@ -23,6 +23,7 @@ from routing.core.model import Domain, Thresholds
 from routing.core.router import validate_query
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
 from routing.dates import DateSettings, find_dates, load_date_lexicon
+from routing.designs.base import DomainDesign
 from routing.semantic import get_encoder, get_store
 
 from .canonical import canonicalise, clean, expand, variations
@@ -45,7 +46,7 @@ class MirrorFields:
                 "nearest": self.nearest, "votes": list(self.votes), "funnel": list(self.funnel), "subqueries": list(self.subqueries)}
 
 
-class MirrorRouter:
+class MirrorRouter(DomainDesign):
     design = "datasource_mirror"
 
     def __init__(self, domain: Domain, *, encoder=None, store: str | None = None, store_options: dict | None = None,
@@ -81,13 +82,6 @@ class MirrorRouter:
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
 
     # ---------------------------------------------------------------- protocol
-    @property
-    def name(self) -> str:
-        return self.domain.name
-
-    @property
-    def thresholds(self) -> Thresholds:
-        return self.domain.settings.thresholds
 
     def describe(self) -> dict:
         out = self.domain.describe()

@@ -24,6 +24,7 @@ from routing.core.model import Domain, Thresholds
 from routing.core.router import Router, classify, validate_query
 from routing.core.schema import ErrorInfo, Path, RouteResult, Status
 from routing.dates import load_date_lexicon
+from routing.designs.base import DomainDesign
 
 from . import prompts
 from .analysis import TierAnalysis, analyze
@@ -56,7 +57,7 @@ class _Candidates:
         return getattr(self._text, name)
 
 
-class IntentTiersRouter:
+class IntentTiersRouter(DomainDesign):
     design = "intent_tiers"
 
     def __init__(self, domain: Domain, **_options: Any):
@@ -71,14 +72,6 @@ class IntentTiersRouter:
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
 
     # ------------------------------------------------------------ protocol
-
-    @property
-    def name(self) -> str:
-        return self.domain.name
-
-    @property
-    def thresholds(self) -> Thresholds:
-        return self.domain.settings.thresholds
 
     def describe(self) -> dict:
         tiers = {n: {"label": t.label, "depth": t.depth, "role": t.role, "tools": list(t.tools), "triggers": [x.label for x in t.triggers]} for n, t in self.config.tiers.items()}

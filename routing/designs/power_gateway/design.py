@@ -27,6 +27,7 @@ from routing.core.model import Domain, Thresholds
 from routing.core.router import Router, classify, validate_query
 from routing.core.schema import Match, RouteResult, Status
 from routing.core.scoring import Scored
+from routing.designs.base import DomainDesign
 from routing.paths.decide import decide_path
 
 from .catalog import PowerCatalog, did_you_mean, load_catalog
@@ -145,7 +146,7 @@ def agent_view(result: Mapping[str, Any]) -> dict:
     return out
 
 
-class PowerGateway:
+class PowerGateway(DomainDesign):
     """Design `power_gateway`: built once per lexicon version; `route` never mutates it."""
 
     design = "power_gateway"
@@ -163,14 +164,6 @@ class PowerGateway:
         self.all_tools_tokens()  # loads the tokenizer now, at build time, not on the first query
 
     # ------------------------------------------------------------ protocol of a design
-
-    @property
-    def name(self) -> str:
-        return self.domain.name
-
-    @property
-    def thresholds(self) -> Thresholds:
-        return self.domain.settings.thresholds
 
     # The common ranking's parts, for pages and tools that work on any ranking design (dates page,
     # threshold tuner, coverage): the same index, and scores with this design's named signal.
