@@ -17,6 +17,7 @@ from rapidfuzz.distance import OSA
 from routing.core.model import Domain, Tool
 from routing.core.patterns import check_regex
 from routing.core.schema import Correction
+from routing.core.stems import Stems
 from routing.core.joined import address_end, amount_end
 from routing.core.text import Token, clean, normalize, tokenize, words
 from routing.core.typos import MIN_CORRECTABLE_LEN, REAL_WORD_ZIPF, fuzzy_cutoff, wordfreq_languages, zipf
@@ -33,6 +34,11 @@ RELATED_WEIGHT = 0.75
 # Mass of a word the lexicon does not know, relative to a concept (idf units): it dilutes the
 # keyword score of tools that do not explain it, but less than a known concept would.
 LITERAL_MASS = 0.6
+
+# Example features beyond content words, each weighed against a content word of the same rarity:
+# a stop word ("~your": "change my name" is not "change your name"; "what can you do" has nothing
+# else) says a little; the shape of a number ("#num", "#pct") says as much as a word.
+STOP_FEATURE_WEIGHT = 0.3
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -67,6 +73,7 @@ class QueryAnalysis:
     actions: tuple[tuple[str, float], ...]
     vague: tuple[str, ...]
     keys: tuple[str, ...]  # content keys in order (concepts, literals, verbs): for phrases and examples
+    extras: tuple[str, ...] = ()  # weaker example features: stop words ("~my"), number shapes ("#num", "#pct")
     names: tuple[str, ...] = ()  # unknown words written with a capital inside the query: likely a name
     source: str = ""  # the query as written (cleaned, not casefolded): names keep their casing
     source_spans: tuple[tuple[int, int], ...] = ()  # per token, its offsets in `source` ("" / () if unaligned)
@@ -154,6 +161,8 @@ class RouterIndex:
                 known.update(words(p.phrase))
         self.known = frozenset(w for w in known if not any(ch.isdigit() for ch in w))
         stops = {w for k, e in self.phrases.items() if e.stop for w in k}
+        # Word forms: an unknown word read as the known word with its stem (see routing.core.stems).
+        self.stems = Stems(d.settings.languages, self.known)
         self.fuzzy_targets = sorted(w for w in self.known if len(w) >= MIN_CORRECTABLE_LEN - 1 and w not in stops)
         self.suffixes = d.words.suffixes
 
@@ -196,15 +205,17 @@ class RouterIndex:
         self.example_tool: list[int] = []
         self.example_text: list[str] = []
         key_lists: list[list[str]] = []
+        extra_lists: list[tuple[str, ...]] = []
         for i, t in enumerate(self.tools):
             for _, ex in t.examples:
-                keys = self.content_keys(ex)
-                if keys:
+                ea = self.analyze(ex, today=date(2000, 1, 1), correct=False)
+                if ea.keys or ea.extras:
                     self.example_tool.append(i)
                     self.example_text.append(ex)
-                    key_lists.append(keys)
+                    key_lists.append(list(ea.keys))
+                    extra_lists.append(ea.extras)
         self.example_vocab = frozenset(k for keys in key_lists for k in keys)
-        bags = [set(self.example_features(keys)) for keys in key_lists]
+        bags = [set(self.example_features(keys, extras)) for keys, extras in zip(key_lists, extra_lists)]
         vw = self.domain.settings.weights.example_verb_weight
         self.example_verbs = frozenset(" ".join(k) for k, e in self.phrases.items() if e.kinds and not e.concept)
         n_tools = max(len(self.tools), 1)
@@ -222,6 +233,8 @@ class RouterIndex:
                 tool_df[f] += 1
 
         def verb_weight(f: str) -> float:
+            if f[0] == "~":
+                return STOP_FEATURE_WEIGHT
             return BIGRAM_WEIGHT if "+" in f else (vw if f in self.example_verbs else 1.0)
 
         self.example_idf = {f: math.log(1.0 + n_tools / d) * verb_weight(f) for f, d in tool_df.items()}
@@ -240,20 +253,22 @@ class RouterIndex:
                 postings[f].append((ti, self.example_idf[f] * c * (k1 + 1) / (c + norm_len)))
         self.example_postings = dict(postings)
         # Nearest example: unit vectors of its words over example-level idf, reachable by (tool, word).
-        self.example_vec_idf = {f: math.log(1.0 + n_examples / d) * verb_weight(f) for f, d in example_df.items() if "+" not in f}
+        # (content words only: stop words and number shapes speak through the tool document above)
+        self.example_vec_idf = {f: math.log(1.0 + n_examples / d) * verb_weight(f) for f, d in example_df.items() if "+" not in f and f[0] not in "~#"}
         self.example_vec_unseen = math.log(1.0 + n_examples)
         by_tool_feature: dict[tuple[int, str], list[tuple[int, float]]] = defaultdict(list)
         for e, bag in enumerate(bags):
-            words_only = [f for f in bag if "+" not in f]  # as in the nearest-example signal of old
+            words_only = [f for f in bag if "+" not in f and f[0] not in "~#"]  # as in the nearest-example signal of old
             norm = math.sqrt(sum(self.example_vec_idf[f] ** 2 for f in words_only)) or 1.0
             for f in words_only:
                 by_tool_feature[(self.example_tool[e], f)].append((e, self.example_vec_idf[f] / norm))
         self.example_by_tool_feature = dict(by_tool_feature)
 
-    def example_features(self, keys) -> list[str]:
-        """Unigram keys ("cards" folded onto "card" when the examples use "card") and bigrams ("a+b")."""
+    def example_features(self, keys, extras=()) -> list[str]:
+        """Unigram keys ("cards" folded onto "card" when the examples use "card"), bigrams ("a+b")
+        and the weaker extras (stop words, number shapes)."""
         folded = [self._fold_example_key(k) or k for k in keys]
-        return folded + [f"{x}+{y}" for x, y in zip(folded, folded[1:])]
+        return folded + [f"{x}+{y}" for x, y in zip(folded, folded[1:])] + list(extras)
 
     def _fold_example_key(self, key: str) -> str | None:
         return next((cand for cand, _, _ in self.unsuffixed(key) if cand in self.example_vocab), None)
@@ -348,6 +363,10 @@ class RouterIndex:
             if w in self.known:
                 replaced.append(w)
                 continue
+            form = self.stems.known_form(w) if self.stems else None
+            if form is not None:  # "transferring" -> "transfer": a form of a word we know, no typo
+                replaced.append(self.lemma(form) or form)
+                continue
             fix = self.correct(w) if correct and not self.is_real_word(w) else None
             if fix is None and correct and not self.is_real_word(w):
                 # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
@@ -403,7 +422,13 @@ class RouterIndex:
         actions: list[tuple[str, float]] = []
         vague: list[str] = []
         keys: list[str] = []
+        extras: list[str] = []
         for u in units:
+            if u.role == "stop":
+                extras.extend("~" + w for w in u.key.split())
+            elif u.role == "number" or (u.role == "literal" and u.surface[:1].isdigit()):
+                after = text[tokens[u.last - 1].end : tokens[u.last - 1].end + 2].lstrip()
+                extras.append("#pct" if after[:1] == "%" else "#num")
             if u.role == "concept":
                 prev = concepts.get(u.key)
                 if prev is None or (prev == "fuzzy" and u.via != "fuzzy") or (prev == "synonym" and u.via == "keyword"):
@@ -435,6 +460,7 @@ class RouterIndex:
             # A name, an amount ("2,500,000") or an address: what a search looks for.
             names=tuple(u.surface for u in units if u.role == "literal" and (capital[u.first] or u.last - u.first > 1)),
             keys=tuple(keys),
+            extras=tuple(dict.fromkeys(extras)),
         )
 
     def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:

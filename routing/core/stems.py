@@ -1,0 +1,58 @@
+"""Word forms as a fallback: a query word the domain has never seen ("transferring") is read as
+the known word with the same Snowball stem ("transfer"), through PyStemmer.
+
+Only unknown words are stemmed, and only onto words the domain already uses: stemming every word
+merged words of different meaning ("general"/"generate", "organ"/"organise") and taught the router
+to accept off-topic questions. Which stemmer serves which language is a setting of the stemmer
+library, not a word of the language."""
+from __future__ import annotations
+
+try:  # optional: without PyStemmer, unknown words simply stay unknown
+    import Stemmer as _stemmer
+except ImportError:  # pragma: no cover - exercised only where PyStemmer is missing
+    _stemmer = None
+
+# ISO 639-1 code -> Snowball algorithm (those PyStemmer ships and our languages use).
+ALGORITHMS = {"en": "english", "id": "indonesian", "es": "spanish", "fr": "french", "de": "german", "pt": "portuguese", "it": "italian", "nl": "dutch"}
+MIN_STEM = 3  # a stem shorter than this says too little to stand for a word
+
+
+class Stems:
+    """Maps a stem to the known word it stands for, per domain language."""
+
+    def __init__(self, languages, vocabulary):
+        self._stemmers = []
+        if _stemmer is not None:
+            available = set(_stemmer.algorithms())
+            for lang in languages:
+                algo = ALGORITHMS.get(lang)
+                if algo in available:
+                    self._stemmers.append(_stemmer.Stemmer(algo))
+        self._known: list[dict[str, str]] = []
+        for st in self._stemmers:
+            table: dict[str, str] = {}
+            for w in sorted(vocabulary, key=lambda x: (len(x), x)):  # the shortest known form wins
+                s = st.stemWord(w)
+                if len(s) >= MIN_STEM:
+                    table.setdefault(s, w)
+            self._known.append(table)
+        self._cache: dict[str, str | None] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._stemmers)
+
+    def known_form(self, word: str) -> str | None:
+        """The known word sharing `word`'s stem in one of the languages (the first that has one)."""
+        if word in self._cache:
+            return self._cache[word]
+        found = None
+        if not any(ch.isdigit() for ch in word):
+            for st, table in zip(self._stemmers, self._known):
+                s = st.stemWord(word)
+                if len(s) >= MIN_STEM and s in table and table[s] != word:
+                    found = table[s]
+                    break
+        if len(self._cache) > 50_000:
+            self._cache.clear()
+        self._cache[word] = found
+        return found
