@@ -42,14 +42,17 @@ class Stems:
         return bool(self._stemmers)
 
     def known_form(self, word: str) -> str | None:
-        """The known word sharing `word`'s stem in one of the languages (the first that has one)."""
+        """The known word sharing `word`'s stem in one of the languages (the first that has one),
+        if it is no longer than `word`: an inflected or derived form read as its base."""
         if word in self._cache:
             return self._cache[word]
         found = None
         if not any(ch.isdigit() for ch in word):
             for st, table in zip(self._stemmers, self._known):
                 s = st.stemWord(word)
-                if len(s) >= MIN_STEM and s in table and table[s] != word:
+                # Only towards a form no longer than the word: "transferring" -> "transfer", never
+                # "good" -> "goods" or "jual" -> "penjualan" (a shorter word is its own meaning).
+                if len(s) >= MIN_STEM and s in table and table[s] != word and len(table[s]) <= len(word):
                     found = table[s]
                     break
         if len(self._cache) > 50_000:
