@@ -1,6 +1,7 @@
 """Routing beyond the words of the examples (issue 14): stop words that carry meaning, queries made
 only of stop words, numbers and percentages, and word forms (English and Indonesian) read through
-their stem. Each is checked on a small imported domain whose examples never use the query's form."""
+their stem. Each is checked on a small imported (English) domain whose examples never use the
+query's form; Indonesian affixes on the stem table itself."""
 from __future__ import annotations
 
 import csv
@@ -27,11 +28,10 @@ INTENTS = {
                    "how much is 45 minus 12", "7 percent of 300"],
     "weather": ["will it rain today", "weather forecast for tomorrow", "is it going to snow", "how hot is it outside",
                 "do i need an umbrella", "rain this weekend"],
-    "send_message": ["kirim pesan ke budi", "tolong kirim sms", "kirim whatsapp ke ibu", "send a text to mom",
-                     "text my brother"],
-    "alarm": ["set an alarm for 7", "wake me up at six", "pasang alarm jam 5", "cancel my alarm", "snooze the alarm"],
+    "send_message": ["send a text to mom", "text my brother", "message dad that i am late", "send an sms to anna"],
+    "alarm": ["set an alarm for 7", "wake me up at six", "cancel my alarm", "snooze the alarm"],
     "money_transfer": ["transfer money to savings", "send funds to my other account", "move cash between accounts",
-                       "transfer 100 to john", "pindahkan uang ke tabungan"],
+                       "transfer 100 to john"],
 }
 
 
@@ -71,7 +71,7 @@ def test_numbers_and_percentages_lean_to_the_tool_whose_examples_have_them(route
 
 @pytest.mark.parametrize("query,tool", [
     ("is it raining", "weather"),  # English: raining -> rain
-    ("dikirimkan sekarang", "send_message"),  # Indonesian: dikirimkan -> kirim
+    ("snowing tomorrow?", "weather"),
     ("transferring", "money_transfer"),
 ])
 def test_an_unknown_word_form_reads_as_the_known_word(router, query, tool):
@@ -81,7 +81,7 @@ def test_an_unknown_word_form_reads_as_the_known_word(router, query, tool):
 def test_stems_never_lengthen_a_word():
     stems = Stems(("en", "id"), {"goods", "transfer", "penjualan", "kirim"})
     assert stems.known_form("transferring") == "transfer"
-    assert stems.known_form("dikirimkan") == "kirim"
+    assert stems.known_form("dikirimkan") == "kirim"  # Indonesian affixes: di-...-kan
     assert stems.known_form("good") is None  # "good" is not "goods"
     assert stems.known_form("jual") is None  # a shorter word keeps its own meaning
     assert stems.known_form("transfer") is None  # a known word is not remapped
