@@ -82,6 +82,7 @@ def test_stems_never_lengthen_a_word():
     stems = Stems(("en", "id"), {"goods", "transfer", "penjualan", "kirim"})
     assert stems.known_form("transferring") == "transfer"
     assert stems.known_form("dikirimkan") == "kirim"  # Indonesian affixes: di-...-kan
+    assert stems.known_form("mengirim") == "kirim"  # and nasal prefixes (meng- + kirim)
     assert stems.known_form("good") is None  # "good" is not "goods"
     assert stems.known_form("jual") is None  # a shorter word keeps its own meaning
     assert stems.known_form("transfer") is None  # a known word is not remapped

@@ -11,9 +11,14 @@ try:  # optional: without PyStemmer, unknown words simply stay unknown
     import Stemmer as _stemmer
 except ImportError:  # pragma: no cover - exercised only where PyStemmer is missing
     _stemmer = None
+try:  # optional: Sastrawi undoes Indonesian nasal prefixes Snowball keeps ("mengirim" -> "kirim")
+    from Sastrawi.Stemmer.StemmerFactory import StemmerFactory as _SastrawiFactory
+except ImportError:  # pragma: no cover
+    _SastrawiFactory = None
 
 # ISO 639-1 code -> Snowball algorithm (those PyStemmer ships and our languages use).
 ALGORITHMS = {"en": "english", "id": "indonesian", "es": "spanish", "fr": "french", "de": "german", "pt": "portuguese", "it": "italian", "nl": "dutch"}
+DICTIONARY_STEMMERS = {"id"}  # languages Sastrawi (dictionary-based) also stems, after Snowball
 MIN_STEM = 3  # a stem shorter than this says too little to stand for a word
 
 
@@ -21,18 +26,19 @@ class Stems:
     """Maps a stem to the known word it stands for, per domain language."""
 
     def __init__(self, languages, vocabulary):
-        self._stemmers = []
-        if _stemmer is not None:
-            available = set(_stemmer.algorithms())
-            for lang in languages:
-                algo = ALGORITHMS.get(lang)
-                if algo in available:
-                    self._stemmers.append(_stemmer.Stemmer(algo))
+        self._stemmers = []  # functions word -> stem
+        available = set(_stemmer.algorithms()) if _stemmer is not None else set()
+        for lang in languages:
+            algo = ALGORITHMS.get(lang)
+            if algo in available:
+                self._stemmers.append(_stemmer.Stemmer(algo).stemWord)
+            if lang in DICTIONARY_STEMMERS and _SastrawiFactory is not None:
+                self._stemmers.append(_SastrawiFactory().create_stemmer().stem)
         self._known: list[dict[str, str]] = []
         for st in self._stemmers:
             table: dict[str, str] = {}
             for w in sorted(vocabulary, key=lambda x: (len(x), x)):  # the shortest known form wins
-                s = st.stemWord(w)
+                s = st(w)
                 if len(s) >= MIN_STEM:
                     table.setdefault(s, w)
             self._known.append(table)
@@ -49,7 +55,7 @@ class Stems:
         found = None
         if not any(ch.isdigit() for ch in word):
             for st, table in zip(self._stemmers, self._known):
-                s = st.stemWord(word)
+                s = st(word)
                 # Only towards a form no longer than the word: "transferring" -> "transfer", never
                 # "good" -> "goods" or "jual" -> "penjualan" (a shorter word is its own meaning).
                 if len(s) >= MIN_STEM and s in table and table[s] != word and len(table[s]) <= len(word):
