@@ -78,6 +78,12 @@ def test_an_unknown_word_form_reads_as_the_known_word(router, query, tool):
     assert top(router, query) == tool
 
 
+def test_a_derived_form_is_a_weaker_reading_shown_as_a_correction(router):
+    r = router.route("rainy tomorrow?", today=TODAY)
+    assert r.extra["candidates"][0]["name"] == "weather"
+    assert [(c.original, c.corrected) for c in r.corrections] == [("rainy", "rain")]
+
+
 def test_stems_never_lengthen_a_word():
     stems = Stems(("en", "id"), {"goods", "transfer", "penjualan", "kirim"})
     assert stems.known_form("transferring") == "transfer"
@@ -86,3 +92,5 @@ def test_stems_never_lengthen_a_word():
     assert stems.known_form("good") is None  # "good" is not "goods"
     assert stems.known_form("jual") is None  # a shorter word keeps its own meaning
     assert stems.known_form("transfer") is None  # a known word is not remapped
+    assert Stems(("en",), {"rain", "bus"}).derived_form("rainy") == "rain"
+    assert Stems(("en",), {"rain", "bus"}).derived_form("busy") is None  # too short to trust

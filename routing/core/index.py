@@ -378,6 +378,12 @@ class RouterIndex:
                         if score >= fuzzy_cutoff(len(w)):
                             fix = (stem_fix[0], round(score, 1))
                             break
+            if fix is None and correct and self.stems:
+                # "rainy" -> "rain": a derived form, less sure than an inflection: shown and
+                # penalised like a typo correction, so it is a weaker signal than the word itself.
+                derived = self.stems.derived_form(w)
+                if derived is not None:
+                    fix = (derived, round(OSA.normalized_similarity(w, derived) * 100, 1))
             if fix is not None:
                 corrections.append(Correction(w, fix[0], fix[1]))
                 corrected_idx.add(i)

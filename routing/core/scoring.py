@@ -246,7 +246,7 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     out: dict[int, Signal] = {}
     for t, score in scores.items():
         cosine, e = nearest.get(t, (0.0, -1))
-        value = min(1.0, share * score / reachable + (1 - share) * min(cosine, 1.0))
+        value = min(1.0, share * score / (reachable or 1.0) + (1 - share) * min(cosine, 1.0))
         out[t] = Signal(value=value, parts={"example": value}, evidence=[f'"{index.example_text[e]}"'] if e >= 0 else [])
     return out
 

@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover
 ALGORITHMS = {"en": "english", "id": "indonesian", "es": "spanish", "fr": "french", "de": "german", "pt": "portuguese", "it": "italian", "nl": "dutch"}
 DICTIONARY_STEMMERS = {"id"}  # languages Sastrawi (dictionary-based) also stems, after Snowball
 MIN_STEM = 3  # a stem shorter than this says too little to stand for a word
+MIN_DERIVED = 4  # the same for the weaker derived reading ("busy" is not "bus")
 
 
 class Stems:
@@ -64,4 +65,23 @@ class Stems:
         if len(self._cache) > 50_000:
             self._cache.clear()
         self._cache[word] = found
+        return found
+
+    def derived_form(self, word: str) -> str | None:
+        """A weaker reading, for a word with no known_form: where the stemmer rewrote the word's
+        ending ("rainy" -> "raini", not a prefix of the word), the stem less that rewritten last
+        letter, if it is a known word's stem of at least MIN_DERIVED letters ("rain")."""
+        key = "\0" + word
+        if key in self._cache:
+            return self._cache[key]
+        found = None
+        if not any(ch.isdigit() for ch in word):
+            for st, table in zip(self._stemmers, self._known):
+                s = st(word)
+                if not word.startswith(s) and len(s) > MIN_DERIVED and s[:-1] in table and len(table[s[:-1]]) < len(word):
+                    found = table[s[:-1]]
+                    break
+        if len(self._cache) > 50_000:
+            self._cache.clear()
+        self._cache[key] = found
         return found
