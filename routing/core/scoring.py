@@ -207,9 +207,9 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     mostly the tool's BM25 score over all its examples as one document, as a share of the best
     score the query's words could reach (words no example uses count against every tool), plus a
     little of the cosine to its nearest single example, which is also named as evidence."""
-    if not a.keys or not index.example_postings:
+    if not (a.keys or a.extras) or not index.example_postings:
         return {}
-    features = set(index.example_features(a.keys))
+    features = set(index.example_features(a.keys, a.extras))
     k1 = index.example_k1
     idf = index.example_idf
     scores: dict[int, float] = {}
@@ -217,7 +217,7 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     for f in features:
         w = idf.get(f)
         if w is None:
-            if "+" not in f:  # an unseen word (unseen bigrams of seen words say nothing new)
+            if "+" not in f and f[0] not in "~#":  # an unseen word (unseen bigrams, stop words, shapes say nothing)
                 reachable += index.example_unseen_share * index.unseen_idf * (k1 + 1)
             continue
         reachable += w * (k1 + 1)
@@ -228,7 +228,7 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     leaders = heapq.nlargest(index.example_nearest_tools, scores, key=scores.__getitem__)
     vec_idf = index.example_vec_idf
     unseen = (index.example_unseen_share * index.example_vec_unseen) ** 2
-    words_only = [f for f in features if "+" not in f]
+    words_only = [f for f in features if "+" not in f and f[0] not in "~#"]
     qnorm = math.sqrt(sum(vec_idf[f] ** 2 if f in vec_idf else unseen for f in words_only))
     nearest: dict[int, tuple[float, int]] = {}
     for t in leaders:
@@ -238,12 +238,12 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
                 dots[e] = dots.get(e, 0.0) + ew * vec_idf[f]
         if dots:
             e = max(dots, key=lambda x: (dots[x], -x))
-            nearest[t] = (dots[e] / qnorm, e)
+            nearest[t] = (dots[e] / (qnorm or 1.0), e)
     share = index.example_tool_share
     out: dict[int, Signal] = {}
     for t, score in scores.items():
         cosine, e = nearest.get(t, (0.0, -1))
-        value = min(1.0, share * score / reachable + (1 - share) * min(cosine, 1.0))
+        value = min(1.0, share * score / (reachable or 1.0) + (1 - share) * min(cosine, 1.0))
         out[t] = Signal(value=value, parts={"example": value}, evidence=[f'"{index.example_text[e]}"'] if e >= 0 else [])
     return out
 

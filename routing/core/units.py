@@ -1,0 +1,82 @@
+"""Grouping a query's tokens into units (dates, addresses, amounts, numbers, the longest known
+phrase, else a literal word): the step of RouterIndex.analyze after typo correction."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from routing.core.joined import address_end, amount_end
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    role: str  # concept | action | vague | stop | literal | number | date
+    key: str  # concept id, or the word itself
+    surface: str
+    first: int  # token indexes, inclusive / exclusive
+    last: int
+    via: str = "keyword"  # keyword | synonym | fuzzy
+    kinds: tuple[tuple[str, float], ...] = ()
+
+
+def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
+    units: list[Unit] = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        if in_date[i]:
+            j = i
+            while j < n and in_date[j]:
+                j += 1
+            units.append(Unit("date", "", " ".join(t.text for t in tokens[i:j]), i, j))
+            i = j
+            continue
+        j = address_end(tokens, i, text)
+        if j > i + 1 and not any(in_date[i:j]):
+            # "rina.putri@gmail.com": an address is one name-like word, what a search looks for.
+            address = text[tokens[i].start : tokens[j - 1].end]
+            units.append(Unit("literal", address, address, i, j))
+            i = j
+            continue
+        if tokens[i].is_number:
+            j = amount_end(tokens, i, text)
+            if j > i + 1:
+                # "2,500,000" / "1.750.000": digit groups of three make an amount, not a record
+                # number; like a name, it is what a search looks for.
+                amount = text[tokens[i].start : tokens[j - 1].end]
+                units.append(Unit("literal", amount, amount, i, j))
+                i = j
+                continue
+            units.append(Unit("number", tokens[i].text, tokens[i].text, i, i + 1))
+            i += 1
+            continue
+        entry = None
+        length = 0
+        for L in range(min(index.max_phrase, n - i), 0, -1):
+            if any(in_date[i : i + L]):
+                continue
+            key = tuple(t.text for t in tokens[i : i + L])
+            entry = index.phrases.get(key)
+            if entry is None and L > 1:
+                # "purchase invoices" -> "purchase invoice": inflected words inside a phrase
+                entry = index.phrases.get(tuple(index.lemma(w) or w for w in key))
+            if entry is not None:
+                length = L
+                break
+        if entry is None:
+            units.append(Unit("literal", tokens[i].text, tokens[i].text, i, i + 1, via="fuzzy" if i in corrected else "keyword"))
+            i += 1
+            continue
+        surface = " ".join(t.text for t in tokens[i : i + length])
+        fuzzy = any(k in corrected for k in range(i, i + length))
+        if entry.concept:
+            canon = index.canonical_form.get(entry.concept)
+            via = "fuzzy" if fuzzy else ("keyword" if canon in (surface, index.lemma(surface)) else "synonym")
+            units.append(Unit("concept", entry.concept, surface, i, i + length, via=via, kinds=entry.kinds))
+        elif entry.kinds:
+            units.append(Unit("action", surface, surface, i, i + length, via="fuzzy" if fuzzy else "keyword", kinds=entry.kinds))
+        elif entry.vague:
+            units.append(Unit("vague", surface, surface, i, i + length))
+        else:
+            units.append(Unit("stop", surface, surface, i, i + length))
+        i += length
+    return units
