@@ -153,9 +153,14 @@ def main(argv=None) -> int:
     p.add_argument("target", choices=sorted(TARGETS))
     p.add_argument("--data", type=Path, default=DATA)
     p.add_argument("--train-only", action="store_true", help="import the in-scope rows only, without negatives")
+    p.add_argument("--lexical-only", action="store_true", help="imported domains without the semantic (embedding) signal")
     args = p.parse_args(argv)
     global TRAIN_ONLY
     TRAIN_ONLY = args.train_only
+    if args.lexical_only:  # the signals issue 14 measured with: words and examples, no embeddings
+        import routing.quality.importer as importer
+
+        importer.IMPORTED_WEIGHTS = {**importer.IMPORTED_WEIGHTS, "example": 1.0, "semantic": 0.0}
     if not args.data.is_dir():
         print(f"no data folder at {args.data}", file=sys.stderr)
         return 2
