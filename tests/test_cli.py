@@ -106,3 +106,16 @@ def test_bench_reports_p50_and_p99():
     acc = out["domains"]["accounting"]
     assert acc["p50_ms"] > 0 and acc["p99_ms"] >= acc["p50_ms"]
     assert out["synthetic"]["200_tools"]["routed"] > 0
+
+
+def test_a_request_option_the_design_does_not_read_is_a_bad_argument():
+    """No flag without behaviour: --max-depth means something to intent_tiers only."""
+    import subprocess
+    import sys
+
+    bad = subprocess.run([sys.executable, "-m", "routing", "route", "outstanding invoices", "--domain", "accounting", "--max-depth", "L1"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and "--max-depth does nothing" in bad.stderr
+    ok = subprocess.run([sys.executable, "-m", "routing", "route", "how is Marco Diaz doing", "--domain", "football", "--max-depth", "L1"],
+                        cwd=ROOT, capture_output=True, text=True)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["depth"] == "L1"

@@ -10,8 +10,9 @@ from dataclasses import replace
 from routing.cli.common import EXIT_OK, UsageError, add_domain_args, dump, load_cli_router, parse_cli_today
 
 
-def request_context(args) -> dict | None:
-    """--context JSON plus the request options (--max-depth, --data-mode) a design reads from it."""
+def request_context(args, router=None) -> dict | None:
+    """--context JSON plus the request options (--max-depth, --data-mode) a design reads from it;
+    an option the domain's design does not read is a bad argument, not silently ignored."""
     context: dict = {}
     if getattr(args, "context", None):
         try:
@@ -22,6 +23,11 @@ def request_context(args) -> dict | None:
             raise UsageError("--context must be a JSON object, e.g. '{\"mode\": \"cfo\"}'")
     for key in ("max_depth", "data_mode"):
         if getattr(args, key, None) is not None:
+            reads = getattr(router, "request_options", frozenset()) if router is not None else {key}
+            if key not in reads:
+                flag = "--" + key.replace("_", "-")
+                raise UsageError(f"{flag} does nothing for domain {router.name!r} (design {router.design}); "
+                                 f"its design reads: {', '.join(sorted(reads)) or 'no request options'}")
             context[key] = getattr(args, key)
     return context or None
 
@@ -37,7 +43,7 @@ def cmd_route(args) -> int:
         if "on_event" not in inspect.signature(router.route).parameters:
             raise UsageError(f"the {router.design} design of domain {router.name!r} does not stream events")
         kwargs["on_event"] = _print_event
-    result = router.route(args.query, today=parse_cli_today(args.today), context=request_context(args), **kwargs)
+    result = router.route(args.query, today=parse_cli_today(args.today), context=request_context(args, router), **kwargs)
     if args.llm:
         run_llm = getattr(router, "run_llm", None)
         if run_llm is None:
@@ -58,7 +64,7 @@ def cmd_batch(args) -> int:
     router = load_cli_router(args)
     gc.freeze()  # the router lives for the whole batch: keep it out of the collector's way
     today = parse_cli_today(args.today)
-    base = request_context(args)
+    base = request_context(args, router)
     carry = getattr(router, "next_context", None) if args.conversation else None
     context = base
     out = sys.stdout.buffer

@@ -36,6 +36,7 @@ class Router:
     """Design `tools`: build once per lexicon version; `route` never mutates it."""
 
     design = "tools"
+    request_options = frozenset({"data_mode"})  # replay runs the fast path's pipeline on recorded data
 
     def __init__(self, domain: Domain, *, date_lexicon: DateLexicon | None = None, encoder: Any = None):
         self.domain = domain

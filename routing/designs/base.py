@@ -47,6 +47,7 @@ class DomainDesign:
     catalog description (a design adds its own fields to `describe()`)."""
 
     design: ClassVar[str]
+    request_options: ClassVar[frozenset[str]] = frozenset()  # context options the design reads (max_depth, data_mode)
     domain: Domain
 
     @property

@@ -59,6 +59,7 @@ class _Candidates:
 
 class IntentTiersRouter(DomainDesign):
     design = "intent_tiers"
+    request_options = frozenset({"max_depth", "data_mode"})
 
     def __init__(self, domain: Domain, **_options: Any):
         self.domain = domain
