@@ -345,7 +345,7 @@ def _scratch(tmp_path, edit) -> Path:
 @pytest.mark.parametrize(
     "old, new, problem",
     [
-        ("- {term: why, weight: 0.6}", "- {regex: '(a+)+b', weight: 0.6}", "repeats a group"),
+        ("- {term: why, weight: 0.6}", "- {regex: '(a+)+b', weight: 0.6}", "inside another repeat"),
         ("- {term: why, weight: 0.6}", "- {term: wherefore, weight: 0.6}", "not a canonical term"),
         ("tools: [search_player, get_recent_games, calculate_per90]", "tools: [search_player, get_recent_games, calculate_per90, show_form_chart]", "reads L2 data"),
         ("precedence: [deep, compare, surface]", "precedence: [deep, surface]", "precedence must list every tier"),

@@ -51,7 +51,7 @@ def router(tmp_path_factory) -> Router:
 
 
 def top(router: Router, query: str) -> str | None:
-    cands = router.route(query, today=TODAY).extra.get("candidates") or []
+    cands = router.route(query, today=TODAY).ranked_candidates
     return cands[0]["name"] if cands else None
 
 
@@ -80,7 +80,7 @@ def test_an_unknown_word_form_reads_as_the_known_word(router, query, tool):
 
 def test_a_derived_form_is_a_weaker_reading_shown_as_a_correction(router):
     r = router.route("rainy tomorrow?", today=TODAY)
-    assert r.extra["candidates"][0]["name"] == "weather"
+    assert r.ranked_candidates[0]["name"] == "weather"
     assert [(c.original, c.corrected) for c in r.corrections] == [("rainy", "rain")]
 
 

@@ -13,7 +13,8 @@ from routing.paths.money import INR_SYMBOLS
 
 PARTY_ENTITIES = ("customer", "supplier", "party")
 _SYMBOLS = tuple(s.lower() for s in INR_SYMBOLS) + ("$", "rp", "idr", "usd")
-_AMOUNT = regex.compile(r"(?<![\w.])(\d{1,3}(?:,\d{2,3})+|\d+)(?:\.(\d{1,2}))?(?![\w])")
+# ASCII digits only: \d also matches digits of other scripts that int() may refuse.
+_AMOUNT = regex.compile(r"(?<![\w.])([0-9]{1,3}(?:,[0-9]{2,3})+|[0-9]+)(?:\.([0-9]{1,2}))?(?![\w])")
 
 
 def extract_amount(text: str, date_spans: list[tuple[int, int]]) -> float | int | None:

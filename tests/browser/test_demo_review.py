@@ -47,18 +47,25 @@ def pick_domain(page, name: str) -> None:
 
 
 def test_a_date_range_reaching_year_one_draws_on_the_dates_page_and_the_card(page, app_url):
-    page.goto(f"{app_url}/dates?today={TODAY}&q={quote('last 10000 years')}")
+    # A range that starts in year 1 draws (the timeline used to raise OverflowError) ...
+    page.goto(f"{app_url}/dates?today={TODAY}&q={quote('last 2025 years')}")
     wait_idle(page)
     expect(page.get_by_role("heading", name="Dates")).to_be_visible()
-    expect(page.get_by_text("0001-01-01 .. 2026-01-22").first).to_be_visible()
+    expect(page.get_by_text("0001-01-23 .. 2026-01-22").first).to_be_visible()
     expect(page.get_by_text("Worked examples: calendar versus rolling")).to_be_visible()
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
     no_traceback(page)
     assert page.get_by_text("could not be drawn").count() == 0
-    shot(page, "review-dates-10000-years")
+    shot(page, "review-dates-2025-years")
+    # ... and one that would start before the calendar is unresolved with its reason, never clipped.
+    page.goto(f"{app_url}/dates?today={TODAY}&q={quote('last 10000 years')}")
+    wait_idle(page)
+    expect(page.get_by_text("before 1 January 0001").first).to_be_visible()
+    expect(page.get_by_text("Worked examples: calendar versus rolling")).to_be_visible()
+    no_traceback(page)
 
-    ask_link(page, app_url, "invoices last 10000 years")
-    expect(cards(page).first).to_contain_text("0001-01-01 .. 2026-01-22")
+    ask_link(page, app_url, "invoices last 2025 years")
+    expect(cards(page).first).to_contain_text("0001-01-23 .. 2026-01-22")
     assert cards(page).first.get_by_text("could not be drawn").count() == 0
     no_traceback(page)
 

@@ -165,7 +165,7 @@ def build_outcome(router, query: str, ref: date, th: Thresholds, a: TierAnalysis
         category=intent if tier else None,
         pipeline=[{"tool": s["tool"], "params": {"player_id": s["player_id"]}} for s in plan] if fast else [],
         tools_sent=list(allowed) if not fast else [],
-        extra={"candidates": candidates},
+        candidates=candidates,
         design="intent_tiers",
         design_fields=fields,
     )

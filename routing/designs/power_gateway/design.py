@@ -202,7 +202,7 @@ class PowerGateway(DomainDesign):
         if problem:
             result = replace(
                 self.router._invalid(query, ref, th, problem, started),
-                available=[], design=self.design,
+                available=self.available_powers, design=self.design,
                 design_fields=PowerFields(available_powers=self.available_powers),
             )
             return self._metered(result, started)
@@ -244,12 +244,11 @@ class PowerGateway(DomainDesign):
             timing_ms=0.0,
             thresholds=th.to_dict(),
             tokens=[{"text": u.surface, "role": u.role, "key": u.key, "via": u.via} for u in a.units],
-            extra={
-                "candidates": [
-                    {"name": self.router.index.tools[s.tool].name, "confidence": s.confidence, "score_breakdown": s.breakdown}
-                    for s in scored[:5]
-                ]
-            },
+            candidates=[
+                {"name": self.router.index.tools[s.tool].name, "confidence": s.confidence, "score_breakdown": s.breakdown}
+                for s in scored[:5]
+            ],
+            available=self.available_powers if status is Status.NOT_FOUND else [],
             design=self.design,
             design_fields=fields,
         )
