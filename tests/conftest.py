@@ -20,3 +20,11 @@ def accounting() -> Router:
 @pytest.fixture(scope="session")
 def today() -> date:
     return TODAY
+
+
+def shared_data(name: str) -> Path:
+    """A public data set of ../shared/data (beside the clone), else the workplace's copy."""
+    for base in (ROOT.parent / "shared" / "data", Path("/work/shared/data")):
+        if (base / name).is_dir():
+            return base / name
+    return ROOT.parent / "shared" / "data" / name

@@ -9,14 +9,21 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import shared_data
 
 from routing import Router, Status
-from routing.core.calibration import CACHE_FILE, ece, fit_calibrator, reliability_bins, reliability_report
+from routing.core.calibration import (
+    CACHE_FILE,
+    ece,
+    fit_calibrator,
+    reliability_bins,
+    reliability_report,
+)
 from routing.quality.evaluate import load_golden, run_cases
 from routing.quality.importer import import_labelled_csv, read_queries
 
 ROOT = Path(__file__).resolve().parent.parent
-OOS = Path("/work/shared/data/banking77-oos")
+OOS = shared_data("banking77-oos")
 
 # Two small intents plus out-of-scope rows (label oos / none / empty): enough held-out rows to fit.
 CARD = ["I lost my card", "my card was stolen", "cannot find my card", "card missing from my wallet", "report a lost card",

@@ -25,15 +25,13 @@ import json
 import re
 from collections import Counter
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
+from conftest import shared_data
 
 from routing.dates import find_dates, load_date_lexicon
 
-DATA = Path("/work/shared/data/recognizers-datetime-en")
-if not DATA.exists():
-    DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "recognizers-datetime-en"
+DATA = shared_data("recognizers-datetime-en")
 
 MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
          r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import shared_data
 
 from routing import Router, Status
 from routing.cli.main import main
@@ -17,7 +18,7 @@ from routing.quality.evaluate import load_golden, load_labelled_csv, run_cases
 from routing.quality.importer import ImportProblem, import_labelled_csv, split_holdout
 
 ROOT = Path(__file__).resolve().parent.parent
-BANKING = Path("/work/shared/data/banking77")
+BANKING = shared_data("banking77")
 METRIC_FIELDS = {"n", "top1", "top3", "tier_accuracy", "status_counts", "p50_ms", "p99_ms"}
 
 # A tiny intent set in two languages; each label has enough phrasings to hold some out.
