@@ -146,3 +146,13 @@ def test_golden_set_mirrored_beats_raw(factory):
     assert correct >= 18
     plain = sum(factory.route(c["q"], today=TODAY).to_dict()["datasource"] == c["expect"] for c in g["plain"])
     assert plain >= 19
+
+
+def test_weak_matches_keep_the_contract_order():
+    """Higher confidence first, equal confidence A-Z (found by scripts/reliability.py's fuzzing)."""
+    from routing import load_router
+
+    router = load_router("factory")
+    for query in ("2026, tertunggak, \u202e", "\x1b[31m  taxes  99999999  vasuli", "today, \x00, client"):
+        ranked = [(-m.confidence, m.name) for m in router.route(query, today="2026-01-22").matches]
+        assert ranked == sorted(ranked), query

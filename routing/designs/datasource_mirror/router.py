@@ -163,7 +163,8 @@ class MirrorRouter(DomainDesign):
         else:
             weak = self._weak(canon)
             status = Status.WEAK_MATCHES if weak else Status.NOT_FOUND
-            matches = [self._match(n, round(max(0.0, 1 - d), 4), None) for n, d in weak]
+            # Contract order: higher confidence first, equal confidence A-Z (at the reported precision).
+            matches = sorted((self._match(n, round(max(0.0, 1 - d), 4), None) for n, d in weak), key=lambda m: (-m.confidence, m.name))
             message = ("Only weak matches: no layer was sure. Could you rephrase, or name the data you mean?" if weak
                        else "No datasource matches this question. These are the datasources available.")
         events.append({"type": "route_classified", "status": status.value, "layer": layer})
