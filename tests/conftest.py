@@ -28,3 +28,27 @@ def shared_data(name: str) -> Path:
         if (base / name).is_dir():
             return base / name
     return ROOT.parent / "shared" / "data" / name
+
+
+@pytest.fixture()
+def scratch(tmp_path, monkeypatch) -> Path:
+    """Pages route over (and write to) a copy of lexicons/: the repo's files are never touched."""
+    import shutil
+
+    import ui.common
+
+    root = tmp_path / "lexicons"
+    shutil.copytree(ROOT / "lexicons", root, ignore=shutil.ignore_patterns(".history"))
+    monkeypatch.setenv("ROUTING_LEXICONS", str(root))
+    ui.common.get_registry.clear()
+    yield root
+    ui.common.get_registry.clear()
+
+
+def app_page(page: str):
+    """The whole app (navigation included) under AppTest, switched to one page."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.switch_page(page)
+    return at

@@ -2,33 +2,18 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
 import ui.common
+from conftest import app_page
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture()
-def scratch(tmp_path, monkeypatch) -> Path:
-    """Pages route over (and write to) a copy of lexicons/: the repo's files are never touched."""
-    root = tmp_path / "lexicons"
-    shutil.copytree(ROOT / "lexicons", root, ignore=shutil.ignore_patterns(".history"))
-    monkeypatch.setenv("ROUTING_LEXICONS", str(root))
-    ui.common.get_registry.clear()
-    yield root
-    ui.common.get_registry.clear()
-
-
-def app(page: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.switch_page(page)
-    return at
+app = app_page  # the shared AppTest helper (tests/conftest.py)
 
 
 def chart_specs(at: AppTest) -> list[dict]:

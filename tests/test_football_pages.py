@@ -2,13 +2,12 @@
 the golden corpus runs, tiers are the matches, and a slider re-classifies this design's scores."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import ui.common
+from conftest import app_page
 from routing import load_router
 from routing.quality.evaluate import load_golden
 from routing.quality.tuning import evaluate, score_cases
@@ -16,20 +15,7 @@ from routing.quality.tuning import evaluate, score_cases
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture()
-def scratch(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "lexicons"
-    shutil.copytree(ROOT / "lexicons", root, ignore=shutil.ignore_patterns(".history"))
-    monkeypatch.setenv("ROUTING_LEXICONS", str(root))
-    ui.common.get_registry.clear()
-    yield root
-    ui.common.get_registry.clear()
-
-
-def app(page: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.switch_page(page)
-    return at
+app = app_page  # the shared AppTest helper (tests/conftest.py)
 
 
 def test_coverage_page_runs_the_football_golden_corpus(scratch):

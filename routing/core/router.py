@@ -8,6 +8,7 @@ from datetime import date
 from pathlib import Path as FsPath
 from typing import Any
 
+from routing.core.calibration import NearestNegatives, apply, features, load_or_fit, negative_questions, wants_calibration
 from routing.core.clock import parse_today
 from routing.core.errors import ErrorCode
 from routing.core.index import QueryAnalysis, RouterIndex
@@ -27,6 +28,8 @@ from routing.core.scoring import (
 from routing.core.text import MAX_QUERY_CHARS
 from routing.dates import DateLexicon, load_date_lexicon
 from routing.paths.decide import decide_path
+from routing.paths.events import EventLog
+from routing.paths.plan import plan_path
 
 MAX_MULTIPLE = 3
 MAX_WEAK = 5
@@ -55,8 +58,6 @@ class Router:
         self.paths = load_path_config(domain, date_lexicon=self.date_lexicon)
         self.replay = load_replay(domain.root)
         # Calibrated confidence (routing.core.calibration): fitted or read from its cache, never per query.
-        from routing.core.calibration import NearestNegatives, load_or_fit, negative_questions, wants_calibration
-
         self.calibrator = None
         self.negatives = None
         if wants_calibration(domain):
@@ -106,8 +107,6 @@ class Router:
         on_event=None,
     ) -> RouteResult:
         """`on_event(event)` is called with each event as it happens (the events also land in the result)."""
-        from routing.paths.events import EventLog
-
         started = time.perf_counter()
         log = EventLog(on_event, started=started)
         log.emit("route_started")
@@ -172,15 +171,11 @@ class Router:
         """The top confidence as the probability it is right (routing.core.calibration), if fitted."""
         if self.calibrator is None or not scored:
             return scored
-        from routing.core.calibration import apply, features
-
         return apply(scored, self.calibrator.probability(features(a, scored, self.index, self.negatives)))
 
     def plan_path(self, status, path, matches, candidates, analysis, query, today, thresholds, context, log) -> dict:
         """Hand-off to the path planner (routing.paths.plan): the path fields of the result (category,
         model, pipeline, enrichments and their results, tools sent, estimate, typed path fields)."""
-        from routing.paths.plan import plan_path
-
         return plan_path(self, status=status, path=path, matches=matches, candidates=candidates, analysis=analysis,
                          query=query, today=today, thresholds=thresholds.to_dict(), context=context, log=log)
 
