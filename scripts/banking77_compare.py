@@ -39,7 +39,7 @@ def ours(train: Path, test: Path, semantic: bool) -> dict:
     import_labelled_csv(train, "banking77", root=tmp)
     dom = load_domain("banking77", tmp)
     if not semantic:
-        w = dataclasses.replace(dom.settings.weights, example=1.0, semantic=0.0)
+        w = dataclasses.replace(dom.settings.weights, semantic=0.0)
         dom = dataclasses.replace(dom, settings=dataclasses.replace(dom.settings, weights=w))
     router = Router(dom)
     label = {t.extra.get("label", t.name): t.name for t in dom.tools}

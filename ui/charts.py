@@ -22,6 +22,7 @@ SIGNAL_COLORS = {
     "action": "#54a24b",
     "example": "#b279a2",
     "semantic": "#eeca3b",
+    "learned": "#8c6bb1",
     "fuzzy_penalty": "#e45756",
 }
 SPARE_COLORS = ("#79706e", "#ff9da6", "#bab0ac", "#83bcb6", "#d67195")

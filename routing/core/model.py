@@ -34,6 +34,7 @@ class Weights:
     pattern: float = 0.35
     example: float = 0.25
     semantic: float = 0.0
+    learned: float = 0.0  # a linear model trained on the examples (routing.semantic.learned)
     fuzzy_penalty: float = 0.03
     # Kind fit without a strong verb: every kind starts neutral; a weak verb for the kind, the
     # domain's default kind (only when there is no verb at all) and a date range each add a bonus.

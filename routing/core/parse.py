@@ -18,7 +18,7 @@ THRESHOLDS_KEYS = frozenset({"high", "medium", "low", "margin"})
 DATES_KEYS = frozenset({"week_start", "fiscal_year_start_month", "fiscal_year_label"})
 VAGUE_KEYS = frozenset({"words", "question"})
 SCORING_KEYS = frozenset({
-    "keyword", "action", "pattern", "example", "semantic", "fuzzy_penalty", "default_kind", "kind_neutral", "kind_bonus",
+    "keyword", "action", "pattern", "example", "semantic", "learned", "fuzzy_penalty", "default_kind", "kind_neutral", "kind_bonus",
     "date_kinds", "example_verb_weight", "explicit_kinds", "identifier_kinds", "argument_kinds", "name_kinds",
 })
 TOOLS_FILE_KEYS = frozenset({"tools"})
@@ -183,6 +183,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         pattern=num("pattern", 0.35),
         example=num("example", 0.25),
         semantic=num("semantic", 0.0),
+        learned=num("learned", 0.0),
         fuzzy_penalty=num("fuzzy_penalty", 0.03, 0.5),
         default_kind=default_kind,
         kind_neutral=num("kind_neutral", 0.4),

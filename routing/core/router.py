@@ -47,6 +47,10 @@ class Router:
         self.index = RouterIndex(domain, self.date_lexicon)
         # The semantic signal: an embedding index of the tools' examples, only when the domain weighs it.
         self.encoder = encoder if encoder is not None else _semantic_hook(domain)
+        # The learned signal: a model trained on the examples, only when the domain weighs it and has enough.
+        self.learned = _learned_hook(domain, self.encoder)
+        if self.learned is None and domain.settings.weights.learned > 0:
+            self.domain = domain = _without_learned(domain)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
         # Words that name a parameter ("status", "customer"): the query speaks of it, never a value.
         self.param_words = frozenset(w for t in domain.tools for p in t.params for w in p.name.casefold().split("_") if len(w) >= 3)
@@ -163,8 +167,9 @@ class Router:
         keyword = score_keyword(a, self.index, patterns)
         example = score_example(a, self.index)
         semantic = score_semantic(a, self.index, self.encoder) if w.semantic > 0 else {}
+        learned = self.learned.score(a) if self.learned is not None else {}
         action = score_action(a, self.index, w)
-        scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, top=max(top, 2))
+        scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
         return self.calibrate(a, scored)[:top]
 
     def calibrate(self, a: QueryAnalysis, scored: list[Scored]) -> list[Scored]:
@@ -259,6 +264,32 @@ def _semantic_hook(domain: Domain):
     from routing.semantic.signal import build_semantic  # numpy/model2vec only for domains that use it
 
     return build_semantic(domain)
+
+
+def _learned_hook(domain: Domain, semantic):
+    if domain.settings.weights.learned <= 0:
+        return None
+    from routing.semantic.learned import train
+
+    encoder = getattr(semantic, "encoder", None)
+    if encoder is None:
+        from routing.semantic.encoders import get_encoder
+
+        encoder = get_encoder()
+    return train(domain, encoder)
+
+
+def _without_learned(domain: Domain) -> Domain:
+    """Too few examples to learn from: the learned signal's weight goes to the other two signals
+    that read the examples (example, semantic), in proportion, so confidence keeps its scale."""
+    w = domain.settings.weights
+    share = w.example + w.semantic
+    if share > 0:
+        f = (share + w.learned) / share
+        w = replace(w, example=w.example * f, semantic=w.semantic * f, learned=0.0)
+    else:
+        w = replace(w, example=w.learned, learned=0.0)
+    return replace(domain, settings=replace(domain.settings, weights=w))
 
 
 def _rejected(log) -> list[dict]:

@@ -275,6 +275,7 @@ def combine(
     pattern: dict[int, Signal],
     example: dict[int, Signal],
     semantic: dict[int, Signal],
+    learned: dict[int, Signal] | None = None,
     *,
     top: int = 5,
 ) -> list[Scored]:
@@ -282,15 +283,17 @@ def combine(
 
     A sum over 1 is scaled down so the breakdown still adds up to the confidence. Ranking is by
     confidence, then by name (A-Z); ties at the cap of 1.0 are broken the same way."""
-    candidates = set(keyword) | set(pattern) | {t for t, s in example.items() if s.value > 0} | set(semantic)
+    learned = learned or {}
+    candidates = set(keyword) | set(pattern) | {t for t, s in example.items() if s.value > 0} | set(semantic) | set(learned)
     tools = index.tools
-    wk, wp, wa, we, ws = weights.keyword, weights.pattern, weights.action, weights.example, weights.semantic
+    wk, wp, wa, we, ws, wl = weights.keyword, weights.pattern, weights.action, weights.example, weights.semantic, weights.learned
     raw: dict[int, float] = {}
     for t in candidates:
         k = keyword.get(t)
         p = pattern.get(t)
         e = example.get(t)
         m = semantic.get(t)
+        lm = learned.get(t)
         fuzzy_hits = max(k.fuzzy_hits if k else 0, p.fuzzy_hits if p else 0)
         total = (
             (wk * k.value if k else 0.0)
@@ -298,11 +301,12 @@ def combine(
             + wa * action.get(tools[t].kind, (0.0, ""))[0]
             + (we * e.value if e else 0.0)
             + (ws * m.value if m else 0.0)
+            + (wl * lm.value if lm else 0.0)
             - weights.fuzzy_penalty * fuzzy_hits
         )
         if total > 0:
             raw[t] = total
-    return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic) for t in _best(raw, tools, top)]
+    return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic, learned) for t in _best(raw, tools, top)]
 
 
 def _best(raw: dict[int, float], tools, top: int) -> list[int]:
@@ -319,7 +323,7 @@ def _best(raw: dict[int, float], tools, top: int) -> list[int]:
 
 
 
-def _scored(t, total, index, weights, keyword, action, pattern, example, semantic) -> Scored:
+def _scored(t, total, index, weights, keyword, action, pattern, example, semantic, learned) -> Scored:
     parts: dict[str, float] = {}
     evidence: list[str] = []
     fit, why = action.get(index.tools[t].kind, (0.0, ""))
@@ -330,6 +334,7 @@ def _scored(t, total, index, weights, keyword, action, pattern, example, semanti
         (kind_signal, weights.action, "kind"),
         (example.get(t), weights.example, "like"),
         (semantic.get(t), weights.semantic, "semantic"),
+        (learned.get(t), weights.learned, "learned"),
     ):
         if sig is None or w <= 0:
             continue
@@ -363,13 +368,13 @@ def _match_type(breakdown: dict[str, float]) -> str:
     """The signal that carried the match: a pattern beats a typo fix; then the biggest of the
     lexical terms, the example questions (BM25, `example`) and the embeddings (`semantic`).
     Embeddings that carry with words beside them, or share at least half of the words' part, make
-    it `hybrid`."""
+    it `hybrid`. The model trained on the examples (`learned`) counts with the examples."""
     if breakdown.get("pattern", 0) > 0:
         return "pattern"
     if breakdown.get("fuzzy", 0) > 0:
         return "fuzzy"
     lexical = breakdown.get("keyword", 0) + breakdown.get("synonym", 0)
-    example = breakdown.get("example", 0)
+    example = breakdown.get("example", 0) + breakdown.get("learned", 0)
     embedding = breakdown.get("semantic", 0)
     if embedding > 0 and embedding >= example and embedding >= lexical:
         return "hybrid" if lexical > 0 else "semantic"
