@@ -132,6 +132,7 @@ def test_bench_has_the_factory_mirror_and_rows_with_the_semantic_signal_on(bench
     assert sem["routed"] > 0 and "accounting+semantic" in bench["sequential"]
     shop = rows["imported:shop"]  # the sibling test.csv's two questions, routed with the signal on
     assert shop["semantic"] is True and shop["encoder"] and shop["queries"] == 2 and shop["queries_from"].endswith("test.csv")
+    assert rows["imported:shop-semantic"]["semantic"] is False  # the same import with the signal off, for its cost
 
 
 def test_a_request_option_the_design_does_not_read_is_a_bad_argument():

@@ -9,7 +9,8 @@ scales with the catalog, and how long the index takes to build.
 Every domain row says its `design`, whether the semantic (embedding) signal is on and with which
 `encoder`. Each shipped `tools` domain without that signal is benched a second time with it
 switched on (row "<name>+semantic", weight SEMANTIC_WEIGHT, as imported domains have it), and
-`import_csv` benches a labelled CSV imported into a temporary root (row "imported:<name>").
+`import_csv` benches a labelled CSV imported into a temporary root (row "imported:<name>", and
+"imported:<name>-semantic" with that signal off).
 """
 from __future__ import annotations
 
@@ -223,8 +224,11 @@ def _imported(out: dict, csv_path: Path, root: Path, quick: bool) -> None:
         import_labelled_csv(csv_path, name, root=tmp, force=True)
         source = test if test.is_file() and test.resolve() != csv_path.resolve() else csv_path
         queries = [c.query for c in load_labelled_csv(source)]
-        _bench_one(out, f"imported:{name}", load_domain(name, tmp), queries, quick)
-        out["domains"][f"imported:{name}"]["queries_from"] = str(source)
+        domain = load_domain(name, tmp)
+        # As imported (semantic signal on), and without it: what the embedding signal costs.
+        for row, dom in ((f"imported:{name}", domain), (f"imported:{name}-semantic", with_semantic(domain, 0.0))):
+            _bench_one(out, row, dom, queries, quick)
+            out["domains"][row]["queries_from"] = str(source)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
