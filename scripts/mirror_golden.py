@@ -3,10 +3,13 @@ L1 hit rate raw (raw query vs raw sample questions) against mirrored (canonical 
 index), where each question ends (L1 / L2 / L3 / none), accuracy, latency per layer, and the LLM
 calls saved (a question answered at L1 or L2 needs no LLM call; L3 costs one).
 
-    python scripts/mirror_golden.py
+    python scripts/mirror_golden.py [--golden lexicons/factory/heldout.yaml]
+
+A file may hold only some of the parts (a held-out set has `slang:` alone).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -22,10 +25,15 @@ sys.path.insert(0, str(ROOT))
 def main() -> None:
     from routing import load_router
 
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--golden", default=str(ROOT / "lexicons/factory/golden.yaml"), help="a file of slang:/plain: questions")
+    args = ap.parse_args()
     router = load_router("factory")
-    golden = yaml.safe_load((ROOT / "lexicons/factory/golden.yaml").read_text())
-    out = {}
+    golden = yaml.safe_load(Path(args.golden).read_text())
+    out = {"golden": args.golden}
     for part in ("slang", "plain"):
+        if not golden.get(part):
+            continue
         raw_l1 = mirrored_l1 = correct = 0
         layers: dict[str, int] = {}
         ms: dict[str, list[float]] = {}

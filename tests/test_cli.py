@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -100,12 +102,37 @@ def test_eval_csv_keeps_quoted_multiline_fields(tmp_path):
     assert m["n"] == 1 and m["top1"] == 1.0
 
 
-def test_bench_reports_p50_and_p99():
-    proc = run("bench", "--quick", "--sizes", "200")
-    out = json.loads(proc.stdout)
-    acc = out["domains"]["accounting"]
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory):
+    """One quick bench run for the tests below, with a small labelled CSV to import (and a test.csv beside it)."""
+    folder = tmp_path_factory.mktemp("bench") / "shop"  # the row is named after the folder of a train.csv
+    folder.mkdir()
+    rows = {"refund": ["i want my money back", "refund my order please", "how do i get a refund", "return this for a refund"],
+            "delivery": ["where is my parcel", "when will my order arrive", "track my delivery", "my package is late"]}
+    (folder / "train.csv").write_text("text,category\n" + "".join(f"{t},{c}\n" for c, ts in rows.items() for t in ts))
+    (folder / "test.csv").write_text("text,category\nmoney back for my order,refund\nwhere is my order,delivery\n")
+    proc = run("bench", "--quick", "--sizes", "200", "--import-csv", str(folder / "train.csv"))
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_bench_reports_p50_and_p99(bench):
+    acc = bench["domains"]["accounting"]
     assert acc["p50_ms"] > 0 and acc["p99_ms"] >= acc["p50_ms"]
-    assert out["synthetic"]["200_tools"]["routed"] > 0
+    assert bench["synthetic"]["200_tools"]["routed"] > 0
+
+
+def test_bench_has_the_factory_mirror_and_rows_with_the_semantic_signal_on(bench):
+    rows = bench["domains"]
+    factory = rows["factory"]  # its golden file keeps slang:/plain: lists, not cases:
+    assert factory["design"] == "datasource_mirror" and factory["queries"] == 40 and factory["encoder"]
+    assert rows["accounting"]["semantic"] is False and rows["accounting"]["encoder"] is None
+    sem = rows["accounting+semantic"]
+    assert sem["design"] == "tools" and sem["semantic"] is True and sem["semantic_weight"] > 0 and sem["encoder"]
+    assert sem["routed"] > 0 and "accounting+semantic" in bench["sequential"]
+    shop = rows["imported:shop"]  # the sibling test.csv's two questions, routed with the signal on
+    assert shop["semantic"] is True and shop["encoder"] and shop["queries"] == 2 and shop["queries_from"].endswith("test.csv")
+    assert rows["imported:shop-semantic"]["semantic"] is False  # the same import with the signal off, for its cost
 
 
 def test_a_request_option_the_design_does_not_read_is_a_bad_argument():

@@ -156,3 +156,38 @@ def test_weak_matches_keep_the_contract_order():
     for query in ("2026, tertunggak, \u202e", "\x1b[31m  taxes  99999999  vasuli", "today, \x00, client"):
         ranked = [(-m.confidence, m.name) for m in router.route(query, today="2026-01-22").matches]
         assert ranked == sorted(ranked), query
+
+
+def _config(rewrites, filler=()):
+    from routing.designs.datasource_mirror.config import MirrorConfig
+
+    return MirrorConfig(rewrites={c: tuple(v) for c, v in rewrites.items()}, filler=frozenset(filler), languages=("en",))
+
+
+def test_rewrites_cover_the_word_forms_of_their_phrases():
+    """A variant written "pumped out" also reads "pump out" and "pumps out" (Snowball stems of the
+    domain's languages); words the table does not know stay as they are."""
+    from routing.designs.datasource_mirror.canonical import canonicalise
+
+    cfg = _config({"units produced": ["pumped out"], "operators": ["crew"]}, filler=["the", "did"])
+    assert canonicalise("how many did the night crew pump out", cfg) == "how many night operators units produced"
+    assert canonicalise("the crews pumps out", cfg) == "operators units produced"
+    assert canonicalise("the pumpkin crewman", cfg) == "pumpkin crewman"
+
+
+def test_a_canonical_phrase_is_never_rewritten_from_inside_and_is_said_once():
+    from routing.designs.datasource_mirror.canonical import canonicalise, expand
+
+    cfg = _config({"work orders": ["orders", "jobs"], "units produced": ["pieces", "cranked out"]}, filler=["we"])
+    assert canonicalise("open work orders", cfg) == "open work orders"  # was "open work work orders"
+    assert canonicalise("open jobs", cfg) == "open work orders"
+    assert canonicalise("pieces we cranked out today", cfg) == "units produced today"
+    assert expand("open work orders", cfg, 5) == ["open orders", "open jobs"]
+
+
+def test_the_index_holds_no_doubled_canonical_phrase(factory):
+    """Index time uses the same canonicaliser: no entry says a word twice in a row (it held
+    "work work orders", "units units produced" and "production production lines")."""
+    for e in factory.entries:
+        words = e["text"].split()
+        assert all(a != b for a, b in zip(words, words[1:])), e["text"]

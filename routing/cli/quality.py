@@ -42,7 +42,9 @@ def cmd_eval(args) -> int:
 def cmd_bench(args) -> int:
     from routing.quality.bench import run_bench
 
-    print(json.dumps(run_bench(Path(args.lexicons), quick=args.quick, sizes=args.sizes), indent=2))
+    if args.import_csv and not Path(args.import_csv).is_file():
+        raise UsageError(f"no CSV at {args.import_csv}")
+    print(json.dumps(run_bench(Path(args.lexicons), quick=args.quick, sizes=args.sizes, import_csv=args.import_csv), indent=2))
     return EXIT_OK
 
 
@@ -59,4 +61,6 @@ def register(sub) -> None:
     bn = sub.add_parser("bench", help="latency per query (p50, p99) per domain and for synthetic 1k/10k-tool catalogs")
     bn.add_argument("--quick", action="store_true", help="fewer repetitions")
     bn.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000], help="synthetic catalog sizes")
+    bn.add_argument("--import-csv", metavar="PATH", help="also bench a labelled CSV (text,category) imported into a temporary root, "
+                    "on its sibling test.csv when there is one (row imported:NAME, semantic signal on as imports have it)")
     bn.set_defaults(func=cmd_bench)

@@ -23,18 +23,24 @@ MIN_STEM = 3  # a stem shorter than this says too little to stand for a word
 MIN_DERIVED = 4  # the same for the weaker derived reading ("busy" is not "bus")
 
 
+def stemmers(languages) -> list:
+    """The stem functions (word -> stem) serving the languages, in their order; empty without PyStemmer."""
+    out = []
+    available = set(_stemmer.algorithms()) if _stemmer is not None else set()
+    for lang in languages:
+        algo = ALGORITHMS.get(lang)
+        if algo in available:
+            out.append(_stemmer.Stemmer(algo).stemWord)
+        if lang in DICTIONARY_STEMMERS and _SastrawiFactory is not None:
+            out.append(_SastrawiFactory().create_stemmer().stem)
+    return out
+
+
 class Stems:
     """Maps a stem to the known word it stands for, per domain language."""
 
     def __init__(self, languages, vocabulary):
-        self._stemmers = []  # functions word -> stem
-        available = set(_stemmer.algorithms()) if _stemmer is not None else set()
-        for lang in languages:
-            algo = ALGORITHMS.get(lang)
-            if algo in available:
-                self._stemmers.append(_stemmer.Stemmer(algo).stemWord)
-            if lang in DICTIONARY_STEMMERS and _SastrawiFactory is not None:
-                self._stemmers.append(_SastrawiFactory().create_stemmer().stem)
+        self._stemmers = stemmers(languages)  # functions word -> stem
         self._known: list[dict[str, str]] = []
         for st in self._stemmers:
             table: dict[str, str] = {}

@@ -5,21 +5,70 @@ are routed repeatedly after a warm-up, then 20,000 times in a row as a long-runn
 (`sequential`: p99, max, routes over 10 ms, garbage-collector pauses, memory); the synthetic catalogs (1,000 and 10,000 tools built in
 memory from made-up words, with synonyms, examples and typos in the queries) show how routing
 scales with the catalog, and how long the index takes to build.
+
+Every domain row says its `design`, whether the semantic (embedding) signal is on and with which
+`encoder`. Each shipped `tools` domain without that signal is benched a second time with it
+switched on (row "<name>+semantic", weight SEMANTIC_WEIGHT, as imported domains have it), and
+`import_csv` benches a labelled CSV imported into a temporary root (row "imported:<name>", and
+"imported:<name>-semantic" with that signal off).
 """
 from __future__ import annotations
 
+import dataclasses
 import random
+import shutil
 import statistics
 import string
+import tempfile
 import time
 from pathlib import Path
 
+import yaml
+
 from routing.quality.evaluate import load_golden, percentile
-from routing.core.lexicon import domain_from_data, list_domain_names, load_domain, load_shared_words
+from routing.core.lexicon import SHARED_DIR, domain_from_data, list_domain_names, load_domain, load_shared_words
+from routing.core.model import Domain
 from routing.core.router import Router
 from routing.designs import build_router
+from routing.quality.importer import IMPORTED_WEIGHTS
 
 TODAY = "2026-01-22"
+SEMANTIC_WEIGHT = IMPORTED_WEIGHTS["semantic"]  # the "+semantic" rows weigh it as an imported domain does
+
+
+def golden_queries(path: Path) -> list[str]:
+    """The questions of a golden file: its `cases:` (design tools and the like), else every list of
+    `{q: ...}` entries a design keeps there (the mirror's `slang:` and `plain:`)."""
+    if not path.is_file():
+        return []
+    cases = load_golden(path)
+    if cases:
+        return [c.query for c in cases]
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    out: list[str] = []
+    for value in data.values() if isinstance(data, dict) else ():
+        if isinstance(value, list):
+            out += [str(e["q"]) for e in value if isinstance(e, dict) and isinstance(e.get("q"), str) and e["q"].strip()]
+    return out
+
+
+def semantic_info(router) -> dict:
+    """Which signal a row measured: the design, whether embeddings take part, and the encoder.
+    `semantic_weight` is the scoring weight where the design scores with routing.core (tools, and
+    power_gateway around it); the mirror embeds by design and has none."""
+    scorer = router if isinstance(router, Router) else getattr(router, "router", None)
+    encoder = getattr(scorer if isinstance(scorer, Router) else router, "encoder", None)
+    if encoder is not None and not hasattr(encoder, "name"):
+        encoder = getattr(encoder, "encoder", None)  # the scoring signal keeps a SemanticIndex holding it
+    weight = router.domain.settings.weights.semantic if isinstance(scorer, Router) else None
+    return {"design": router.design, "semantic": encoder is not None, "semantic_weight": weight,
+            "encoder": getattr(encoder, "name", None)}
+
+
+def with_semantic(domain: Domain, weight: float = SEMANTIC_WEIGHT) -> Domain:
+    """The same domain with the semantic signal weighed `weight` (as scripts/banking77_compare.py)."""
+    w = dataclasses.replace(domain.settings.weights, semantic=weight)
+    return dataclasses.replace(domain, settings=dataclasses.replace(domain.settings, weights=w))
 
 
 def _time_queries(router: Router, queries: list[str], rounds: int) -> dict:
@@ -146,19 +195,54 @@ def sequential(router: Router, queries: list[str], n: int = SEQUENTIAL_ROUTES, s
     }
 
 
-def run_bench(root: Path, *, quick: bool = False, sizes: list[int] | tuple[int, ...] = (1000, 10000)) -> dict:
+def _bench_one(out: dict, row: str, domain: Domain, queries: list[str] | None, quick: bool) -> None:
+    t0 = time.perf_counter()
+    router = build_router(domain)  # each domain by its own design
+    build_ms = (time.perf_counter() - t0) * 1000
+    if queries is None:
+        queries = golden_queries(router.domain.root / "golden.yaml") or [ex for t in router.domain.tools for _, ex in t.examples]
+    if not queries:
+        return
+    rounds = max(1, (300 if quick else 3000) // len(queries))
+    out["domains"][row] = {"tools": len(router.domain.tools), "build_ms": round(build_ms, 1), **semantic_info(router),
+                           **_time_queries(router, queries, rounds)}
+    out["sequential"][row] = sequential(router, queries, 2_000 if quick else SEQUENTIAL_ROUTES)
+
+
+def _imported(out: dict, csv_path: Path, root: Path, quick: bool) -> None:
+    """Import a labelled CSV (text,category) into a temporary root and bench it on the sibling
+    test.csv's texts when there is one, else on its own."""
+    from routing.quality.evaluate import load_labelled_csv
+    from routing.quality.importer import import_labelled_csv
+
+    name = csv_path.parent.name if csv_path.stem in ("train", "test") else csv_path.stem
+    name = "".join(c if c.isalnum() else "_" for c in name.lower()) or "imported"
+    test = csv_path.with_name("test.csv")
+    tmp = Path(tempfile.mkdtemp(prefix="bench-import-"))
+    try:
+        shutil.copytree(root / SHARED_DIR, tmp / SHARED_DIR)
+        import_labelled_csv(csv_path, name, root=tmp, force=True)
+        source = test if test.is_file() and test.resolve() != csv_path.resolve() else csv_path
+        queries = [c.query for c in load_labelled_csv(source)]
+        domain = load_domain(name, tmp)
+        # As imported (semantic signal on), and without it: what the embedding signal costs.
+        for row, dom in ((f"imported:{name}", domain), (f"imported:{name}-semantic", with_semantic(domain, 0.0))):
+            _bench_one(out, row, dom, queries, quick)
+            out["domains"][row]["queries_from"] = str(source)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_bench(root: Path, *, quick: bool = False, sizes: list[int] | tuple[int, ...] = (1000, 10000),
+              import_csv: Path | str | None = None) -> dict:
     out: dict = {"domains": {}, "synthetic": {}, "sequential": {}}
     for name in list_domain_names(root):
-        t0 = time.perf_counter()
-        router = build_router(load_domain(name, root))  # each domain by its own design
-        build_ms = (time.perf_counter() - t0) * 1000
-        golden = router.domain.root / "golden.yaml"
-        queries = [c.query for c in load_golden(golden)] if golden.exists() else [ex for t in router.domain.tools for _, ex in t.examples]
-        if not queries:
-            continue
-        rounds = max(1, (300 if quick else 3000) // len(queries))
-        out["domains"][name] = {"tools": len(router.domain.tools), "build_ms": round(build_ms, 1), **_time_queries(router, queries, rounds)}
-        out["sequential"][name] = sequential(router, queries, 2_000 if quick else SEQUENTIAL_ROUTES)
+        domain = load_domain(name, root)
+        _bench_one(out, name, domain, None, quick)
+        if domain.settings.design == "tools" and domain.settings.weights.semantic <= 0:
+            _bench_one(out, f"{name}+semantic", with_semantic(domain), None, quick)
+    if import_csv:
+        _imported(out, Path(import_csv), root, quick)
     for n in sizes:
         domain, queries = synthetic_domain(n, root)
         t0 = time.perf_counter()

@@ -25,6 +25,7 @@ class MirrorConfig:
     filler: frozenset[str] = frozenset()
     samples: dict[str, tuple[str, ...]] = field(default_factory=dict)  # datasource -> questions
     sources: dict[str, str] = field(default_factory=dict)  # "l1"/"l2" -> where the value came from
+    languages: tuple[str, ...] = ()  # the domain's: rewrites match word forms through their stemmers
 
 
 def _line(node, key=None):
@@ -89,4 +90,5 @@ def load_config(domain, environ=None) -> MirrorConfig:
         l1=values["l1"], l2=values["l2"], weak=max(weak, values["l2"]),
         variants=int(data.get("variants", 5)), votes=int(data.get("votes", 3)), store=str(data.get("store", "numpy")),
         rewrites=rewrites, filler=frozenset(str(w).lower() for w in data.get("filler") or ()), samples=samples, sources=sources,
+        languages=tuple(domain.settings.languages),
     )
