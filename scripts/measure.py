@@ -153,7 +153,8 @@ def main(argv=None) -> int:
     p.add_argument("target", choices=sorted(TARGETS))
     p.add_argument("--data", type=Path, default=DATA)
     p.add_argument("--train-only", action="store_true", help="import the in-scope rows only, without negatives")
-    p.add_argument("--lexical-only", action="store_true", help="imported domains without the semantic (embedding) signal")
+    p.add_argument("--lexical-only", action="store_true", help="imported domains without the semantic (embedding) and learned signals")
+    p.add_argument("--without-learned", action="store_true", help="imported domains without the learned signal (the weights of small imports)")
     args = p.parse_args(argv)
     global TRAIN_ONLY
     TRAIN_ONLY = args.train_only
@@ -161,6 +162,11 @@ def main(argv=None) -> int:
         import routing.quality.importer as importer
 
         importer.IMPORTED_WEIGHTS = {**importer.IMPORTED_WEIGHTS, "example": 1.0, "semantic": 0.0}
+        importer.IMPORTED_WEIGHTS_LEARNED = importer.IMPORTED_WEIGHTS
+    elif args.without_learned:  # issue 13's first measurement: words, examples and embeddings
+        import routing.quality.importer as importer
+
+        importer.IMPORTED_WEIGHTS_LEARNED = importer.IMPORTED_WEIGHTS
     if not args.data.is_dir():
         print(f"no data folder at {args.data}", file=sys.stderr)
         return 2

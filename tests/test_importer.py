@@ -142,8 +142,8 @@ def test_banking77_top1_floor(lexicon_root):
 
     metrics = run_cases(router, relabel_cases(router.domain, cases)).metrics()
     assert metrics["n"] == 3080
-    assert metrics["top1"] >= 0.88, metrics["top1"]  # measured 0.891 (lexical signals only: 0.883)
-    assert metrics["top3"] >= 0.94, metrics["top3"]  # measured 0.950
+    assert metrics["top1"] >= 0.91, metrics["top1"]  # measured 0.920 with 90 % of train (0.891 before the learned signal)
+    assert metrics["top3"] >= 0.965, metrics["top3"]  # measured 0.978 (0.950 before)
 
 
 def test_eval_data_without_a_text_column_names_the_columns(tmp_path, capsys):
