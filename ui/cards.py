@@ -179,7 +179,8 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
                 st.markdown(
                     "**Why** · points per signal",
                     help="Each bar is a tool; its parts are the signals that gave it points (keywords, synonyms, "
-                         "phrase patterns, corrected spellings, similar example questions). Dashed lines are the "
+                         "phrase patterns, corrected spellings, similar example questions, similar meaning, a model "
+                         "learned from the examples, calibration). Dashed lines are the "
                          "tier thresholds: above “high” a tool is activated.",
                 )
                 fig = _figure(entry, "scores", lambda: score_breakdown_figure(
