@@ -12,6 +12,28 @@ ROOT = Path(__file__).resolve().parent.parent
 TODAY = date(2026, 1, 22)  # a Thursday: the reference date of shared/CONTRACT.md's date table
 
 
+def write_csv(path: Path, rows, header=("text", "category")) -> Path:
+    """A labelled CSV as import-csv reads it."""
+    import csv
+
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+    return path
+
+
+@pytest.fixture()
+def lexicon_root(tmp_path) -> Path:
+    """An empty lexicon root (only _shared/) for domains a test imports."""
+    import shutil
+
+    root = tmp_path / "lexicons"
+    root.mkdir()
+    shutil.copytree(ROOT / "lexicons" / "_shared", root / "_shared")
+    return root
+
+
 @pytest.fixture(scope="session")
 def accounting() -> Router:
     return Router.load("accounting")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import shared_data
+from conftest import shared_data, write_csv
 
 from routing import Router, Status
 from routing.core.calibration import (
@@ -44,26 +43,10 @@ NEGATIVE = ["what is the weather tomorrow", "play some jazz music", "set an alar
 
 
 @pytest.fixture()
-def lexicon_root(tmp_path) -> Path:
-    root = tmp_path / "lexicons"
-    root.mkdir()
-    shutil.copytree(ROOT / "lexicons" / "_shared", root / "_shared")
-    return root
-
-
-def write_rows(path: Path, rows) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["text", "category"])
-        w.writerows(rows)
-    return path
-
-
-@pytest.fixture()
 def small_domain(lexicon_root, tmp_path) -> Path:
     rows = [(t, "card_lost") for t in CARD] + [(t, "top_up") for t in TOPUP]
     rows += [(t, ["oos", "none", ""][i % 3]) for i, t in enumerate(NEGATIVE)]
-    import_labelled_csv(write_rows(tmp_path / "train.csv", rows), "mini", root=lexicon_root, holdout=0.5)
+    import_labelled_csv(write_csv(tmp_path / "train.csv", rows), "mini", root=lexicon_root, holdout=0.5)
     return lexicon_root
 
 
@@ -150,7 +133,7 @@ def test_banking77_oos_floors(lexicon_root, tmp_path):
     for name in ("train.csv", "id_oos_train.csv"):
         with (OOS / name).open(encoding="utf-8-sig", newline="") as f:
             rows += [(r["text"], r["category"]) for r in csv.DictReader(f)]
-    import_labelled_csv(write_rows(tmp_path / "train.csv", rows), "b77oos", root=lexicon_root, holdout=0.1)
+    import_labelled_csv(write_csv(tmp_path / "train.csv", rows), "b77oos", root=lexicon_root, holdout=0.1)
     router = Router.load("b77oos", lexicon_root)
     ins = run_cases(router, read_queries((OOS / "test.csv").read_bytes(), is_csv=True, label_col="category"))
     oos = run_cases(router, read_queries((OOS / "id_oos_test.csv").read_bytes(), is_csv=True, label_col="category"))

@@ -1,16 +1,14 @@
 """import-csv: labelled utterances -> a new domain that routes, evaluates, and round-trips through the CLI."""
 from __future__ import annotations
 
-import csv
 import io
 import json
-import shutil
 from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import shared_data
+from conftest import shared_data, write_csv
 
 from routing import Router, Status
 from routing.cli.main import main
@@ -31,22 +29,6 @@ INTENTS = {
     "top_up": ["how do I top up my account", "add money to my account", "isi saldo", "top up with bank transfer",
                "top up failed", "can I top up by card", "cara top up saldo", "adding funds to my balance"],
 }
-
-
-def write_csv(path: Path, rows: list[tuple[str, str]], header=("text", "category")) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        w.writerows(rows)
-    return path
-
-
-@pytest.fixture()
-def lexicon_root(tmp_path) -> Path:
-    root = tmp_path / "lexicons"
-    root.mkdir()
-    shutil.copytree(ROOT / "lexicons" / "_shared", root / "_shared")
-    return root
 
 
 @pytest.fixture()

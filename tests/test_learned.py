@@ -2,14 +2,13 @@
 has enough of them, kept beside the domain, and what a person sees of it in a route."""
 from __future__ import annotations
 
-import csv
 import random
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
+from conftest import write_csv
 
 from routing import Router, Status
 from routing.core.errors import LexiconError
@@ -51,19 +50,7 @@ def write_rows(path: Path, per_intent: int, seed: int = 5) -> Path:
             if text not in held:
                 seen.add(text)
         rows += [(t, label) for t in sorted(seen)]
-    with path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["text", "category"])
-        w.writerows(rows)
-    return path
-
-
-@pytest.fixture()
-def lexicon_root(tmp_path) -> Path:
-    root = tmp_path / "lexicons"
-    root.mkdir()
-    shutil.copytree(ROOT / "lexicons" / "_shared", root / "_shared")
-    return root
+    return write_csv(path, rows)
 
 
 @pytest.fixture()
