@@ -8,6 +8,7 @@
                                                #     drip_s), retry_after (429 + Retry-After), empty
         fake.fail_first = 1                    # answer 500 to the first N requests, then behave
         LLMConfig(api_key="k", base_url=fake.url)
+        fake.reply = lambda body: "..."        # text replies chosen per request (else fake.text)
         fake.requests                          # every request body received, in order
 
 Run it by hand for `python -m routing route ... --llm`:
@@ -122,7 +123,7 @@ class _Handler(BaseHTTPRequestHandler):
         tools = [t["function"]["name"] for t in body.get("tools") or []]
         message: dict = {"role": "assistant", "content": None}
         if behaviour == "text" or (not tools and behaviour in ("tool_call", "slow")):
-            message["content"] = fake.text
+            message["content"] = fake.reply(body) if fake.reply else fake.text
         else:
             name = fake.tool_name or (tools[0] if tools else "no_tool")
             if behaviour == "unknown_tool":
@@ -180,6 +181,7 @@ class FakeOpenAI:
         self.tool_name: str | None = None
         self.arguments: dict = {"operation": "get_profit_and_loss", "date_from": "2025-12-01", "date_to": "2025-12-31"}
         self.text = "Namaste! How can I help with your accounts today?"
+        self.reply = None  # a function(request body) -> text, for a text reply that depends on the request
         self.requests: list[dict] = []
         self.headers: list[dict] = []
         self.lock = threading.Lock()

@@ -47,6 +47,9 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
         st.markdown(f"L3 sub-query “{_esc(s['query'])}” → **{s.get('datasource') or 'none'}** ({s.get('layer') or '-'})")
     if latest:
         with st.expander("Map of the index (2-D projection)", expanded=False):
+            note = _index_note(result)
+            if note:
+                st.caption(note)
             fig = _projection(result)
             if fig is not None:
                 st.plotly_chart(fig, key=f"mirror-map-{key}", config={"displayModeBar": False})
@@ -74,6 +77,18 @@ def _funnel(result: dict) -> None:
                 bits.append("LLM call made" if r.get("llm") else (r.get("reason") or "no LLM call"))
             bits.append(f"{r.get('ms', 0):.2f} ms")
             st.markdown(" · ".join(_esc(b) for b in bits))
+
+
+def _index_note(result: dict) -> str:
+    """How big the index is and how many of its entries the LLM wrote (or why none)."""
+    router = router_state(result.get("domain", "")).router
+    info = getattr(router, "llm_report", None)
+    if router is None or not hasattr(router, "entries") or info is None:
+        return ""
+    llm = sum(e["kind"] == "llm_variant" for e in router.entries)
+    why = f" ({info['reason']})" if info.get("reason") else ""
+    cached = f", {info['cached']} sample(s) from the cache" if info.get("cached") else ""
+    return f"{len(router.entries)} entries · {llm} LLM variants{cached}{why}"
 
 
 def _projection(result: dict):

@@ -7,10 +7,12 @@ import os
 from dataclasses import dataclass, field
 
 from routing.core.errors import LexiconError, Problem
-from routing.core.yamlio import line_of, read_yaml
+from routing.core.yamlio import ProblemCollector, check_keys, line_of, read_yaml
 
 ENV_L1 = "ROUTER_L1_THRESHOLD"
 ENV_L2 = "ROUTER_L2_THRESHOLD"
+KEYS = ("thresholds", "variants", "votes", "store", "llm_variants", "rewrites", "filler")
+THRESHOLD_KEYS = ("l1", "l2", "weak")
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,7 @@ class MirrorConfig:
     variants: int = 5
     votes: int = 3
     store: str = "numpy"
+    llm_variants: bool = False  # also ask an LLM endpoint for `variants` paraphrases per sample (cached)
     rewrites: dict[str, tuple[str, ...]] = field(default_factory=dict)  # canonical -> variants
     filler: frozenset[str] = frozenset()
     samples: dict[str, tuple[str, ...]] = field(default_factory=dict)  # datasource -> questions
@@ -53,7 +56,14 @@ def load_config(domain, environ=None) -> MirrorConfig:
     data = read_yaml(mpath, mlabel) if mpath.exists() else {}
     if not isinstance(data, dict):
         raise LexiconError([Problem(mlabel, None, "mirror.yaml must be a mapping")])
+    keys = ProblemCollector(mlabel)
+    check_keys(data, KEYS, keys, "mirror.yaml")
     th = data.get("thresholds") or {}
+    check_keys(th, THRESHOLD_KEYS, keys, "thresholds", _line(data, "thresholds"))
+    problems.extend(keys.problems)
+    llm_variants = data.get("llm_variants", False)
+    if not isinstance(llm_variants, bool):
+        problems.append(Problem(mlabel, _line(data, "llm_variants"), f"llm_variants must be true or false, not {llm_variants!r}"))
     values, sources = {}, {}
     for key, env in (("l1", ENV_L1), ("l2", ENV_L2)):
         value, source = th.get(key, MirrorConfig.__dataclass_fields__[key].default), f"{mlabel} thresholds.{key}"
@@ -89,6 +99,7 @@ def load_config(domain, environ=None) -> MirrorConfig:
     return MirrorConfig(
         l1=values["l1"], l2=values["l2"], weak=max(weak, values["l2"]),
         variants=int(data.get("variants", 5)), votes=int(data.get("votes", 3)), store=str(data.get("store", "numpy")),
+        llm_variants=llm_variants is True,
         rewrites=rewrites, filler=frozenset(str(w).lower() for w in data.get("filler") or ()), samples=samples, sources=sources,
         languages=tuple(domain.settings.languages),
     )

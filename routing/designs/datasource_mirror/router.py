@@ -1,7 +1,9 @@
 """Design `datasource_mirror`: a question -> one of the domain's datasources (factory).
 
 Index time: every sample question is kept as written, canonicalised, and expanded into variants;
-each text is embedded into the vector store with its datasource. Query time:
+each text is embedded into the vector store with its datasource. With mirror.yaml `llm_variants: true`
+and an LLM endpoint, the model's paraphrases of each sample join them (kind llm_variant, cached beside
+the domain: llm_variants.py); describe()["mirror"]["llm_variants"] says how many and why none. Query time:
   L1  the canonical query's nearest entry, accepted at distance < thresholds.l1;
   L2  the original plus `votes` variations, k=1 each, majority vote among hits < thresholds.l2;
   L3  with an LLM endpoint: the model splits the question into sub-queries, each routed by L1/L2;
@@ -28,6 +30,7 @@ from routing.semantic import get_encoder, get_store
 
 from .canonical import canonicalise, clean, expand, variations
 from .config import MirrorConfig, load_config
+from .llm_variants import CACHE_FILE, disabled_report, make_client, paraphrase_samples
 
 
 @dataclass(frozen=True)
@@ -56,11 +59,13 @@ class MirrorRouter(DomainDesign):
         self.encoder = encoder or get_encoder()
         self.llm_client = llm_client
         self.date_lexicon = load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml")
+        paraphrases, self.llm_report = self._paraphrases(environ)
         self.entries: list[dict] = []
         for ds, questions in self.config.samples.items():
             for i, q in enumerate(questions):
                 canon = canonicalise(q, self.config)
                 texts = [("sample", clean(q)), ("canonical", canon)] + [("variant", v) for v in expand(canon, self.config, self.config.variants)]
+                texts += [("llm_variant", canonicalise(p, self.config)) for p in paraphrases.get(q, ())]
                 seen = set()
                 for kind, text in texts:
                     if text in seen:
@@ -70,7 +75,8 @@ class MirrorRouter(DomainDesign):
         vectors = self.encoder.encode([e["text"] for e in self.entries])
         options = dict(store_options or {})
         if (store or self.config.store) == "chroma":
-            options.setdefault("collection", f"mirror-{domain.name}-{domain.fingerprint[:12]}".replace(":", "-"))
+            llm = f"-llm{len(self.entries)}" if self.llm_report["used"] else ""
+            options.setdefault("collection", f"mirror-{domain.name}-{domain.fingerprint[:12]}{llm}".replace(":", "-"))
             options.setdefault("encoder", self.encoder)
         self.store = get_store(store or self.config.store, self.encoder.dimension, **options)
         if len(self.store) != len(self.entries):
@@ -86,8 +92,17 @@ class MirrorRouter(DomainDesign):
     def describe(self) -> dict:
         out = self.domain.describe()
         out["mirror"] = {"entries": len(self.entries), "encoder": self.encoder.name, "store": type(self.store).__name__,
-                         "l1": self.config.l1, "l2": self.config.l2, "thresholds_from": dict(self.config.sources)}
+                         "l1": self.config.l1, "l2": self.config.l2, "thresholds_from": dict(self.config.sources),
+                         "llm_variants": {**self.llm_report, "entries": sum(e["kind"] == "llm_variant" for e in self.entries)}}
         return out
+
+    def _paraphrases(self, environ) -> tuple[dict[str, list[str]], dict]:
+        """mirror.yaml llm_variants: the model's paraphrases per sample question (cached), and what happened."""
+        if not self.config.llm_variants:
+            return {}, disabled_report()
+        samples = [q for qs in self.config.samples.values() for q in qs]
+        client = make_client(self.llm_client, environ)
+        return paraphrase_samples(samples, self.config.variants, client=client, cache_path=self.domain.root / CACHE_FILE)
 
     def tables(self, datasource: str | None) -> list[str]:
         tool = next((t for t in self.domain.tools if t.name == datasource), None)
