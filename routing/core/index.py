@@ -15,6 +15,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from routing.core.model import Domain, Tool
+from routing.core.nearest import NearestExamples
 from routing.core.patterns import check_regex
 from routing.core.schema import Correction
 from routing.core.stems import Stems
@@ -257,6 +258,8 @@ class RouterIndex:
             for f in words_only:
                 by_tool_feature[(self.example_tool[e], f)].append((e, self.example_vec_idf[f] / norm))
         self.example_by_tool_feature = dict(by_tool_feature)
+        # The same as arrays, for a domain with many examples (None: score_example loops as above).
+        self.example_nearest = NearestExamples.build(self.example_tool, self.example_by_tool_feature, self.example_vec_idf, len(self.tools))
 
     def example_features(self, keys, extras=()) -> list[str]:
         """Unigram keys ("cards" folded onto "card" when the examples use "card"), bigrams ("a+b")

@@ -231,6 +231,9 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     words_only = [f for f in features if "+" not in f and f[0] not in "~#"]
     qnorm = math.sqrt(sum(vec_idf[f] ** 2 if f in vec_idf else unseen for f in words_only))
     nearest: dict[int, tuple[float, int]] = {}
+    if index.example_nearest is not None:  # many examples: the same sums as array work (routing.core.nearest)
+        nearest = index.example_nearest.nearest(words_only, leaders, qnorm)
+        leaders = []
     for t in leaders:
         dots: dict[int, float] = {}
         for f in words_only:
