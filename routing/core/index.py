@@ -143,6 +143,7 @@ class RouterIndex:
             if k
         }
         self.max_phrase = max((len(k) for k in self.phrases), default=1)
+        self.phrase_firsts = frozenset(k[0] for k in self.phrases if len(k) > 1)  # first words of phrases of 2+ words
         self.canonical_form = {canonical: " ".join(words(canonical)) for canonical, _ in d.synonyms}
         self.canonical_words = frozenset(f for f in self.canonical_form.values() if " " not in f)
         known = {w for k in self.phrases for w in k}
