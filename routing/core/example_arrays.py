@@ -132,6 +132,12 @@ class ExampleSignals(Mapping):
             sig = self._built[t] = Signal(value=value, parts={"example": value}, evidence=[f'"{self.texts[e]}"'] if e >= 0 else [])
         return sig
 
+    def get(self, t: int, default=None):
+        sig = self._built.get(t)
+        if sig is not None:
+            return sig
+        return self[t] if 0 <= t < len(self.touched) and self.touched[t] else default
+
     def __iter__(self):
         return iter(self.touched.nonzero()[0].tolist())
 
