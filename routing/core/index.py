@@ -15,6 +15,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from routing.core.model import Domain, Tool
+from routing.core.example_arrays import ExampleArrays
 from routing.core.patterns import check_regex
 from routing.core.schema import Correction
 from routing.core.stems import Stems
@@ -105,6 +106,7 @@ class RouterIndex:
         self.tools: tuple[Tool, ...] = domain.tools
         self.tool_index = {t.name: i for i, t in enumerate(self.tools)}
         self.kinds = tuple(sorted({t.kind for t in self.tools}))
+        self.tool_kind = [self.kinds.index(t.kind) for t in self.tools]  # per tool, its kind's place in `kinds`
         self._build_phrases()
         self._build_tool_terms()
         self._build_examples()
@@ -141,6 +143,7 @@ class RouterIndex:
             if k
         }
         self.max_phrase = max((len(k) for k in self.phrases), default=1)
+        self.phrase_firsts = frozenset(k[0] for k in self.phrases if len(k) > 1)  # first words of phrases of 2+ words
         self.canonical_form = {canonical: " ".join(words(canonical)) for canonical, _ in d.synonyms}
         self.canonical_words = frozenset(f for f in self.canonical_form.values() if " " not in f)
         known = {w for k in self.phrases for w in k}
@@ -159,6 +162,7 @@ class RouterIndex:
         self.stems = Stems(d.settings.languages, self.known)
         self.fuzzy_targets = sorted(w for w in self.known if len(w) >= MIN_CORRECTABLE_LEN - 1 and w not in stops)
         self.suffixes = d.words.suffixes
+        self._lemma_cache: dict[str, str | None] = {}  # lemma() per word: phrase words and suffixes are final here
 
     def _build_tool_terms(self) -> None:
         self.tool_terms: list[dict[str, float]] = []
@@ -209,6 +213,7 @@ class RouterIndex:
                     key_lists.append(list(ea.keys))
                     extra_lists.append(ea.extras)
         self.example_vocab = frozenset(k for keys in key_lists for k in keys)
+        self._fold_cache: dict[str, str | None] = {}  # _fold_example_key() per key, now that the vocabulary is final
         bags = [set(self.example_features(keys, extras)) for keys, extras in zip(key_lists, extra_lists)]
         vw = self.domain.settings.weights.example_verb_weight
         self.example_verbs = frozenset(" ".join(k) for k, e in self.phrases.items() if e.kinds and not e.concept)
@@ -257,6 +262,8 @@ class RouterIndex:
             for f in words_only:
                 by_tool_feature[(self.example_tool[e], f)].append((e, self.example_vec_idf[f] / norm))
         self.example_by_tool_feature = dict(by_tool_feature)
+        # The same as arrays, for a domain with many examples (None: score_example loops as above).
+        self.example_arrays = ExampleArrays.build(self.example_tool, self.example_postings, self.example_by_tool_feature, self.example_vec_idf, len(self.tools))
 
     def example_features(self, keys, extras=()) -> list[str]:
         """Unigram keys ("cards" folded onto "card" when the examples use "card"), bigrams ("a+b")
@@ -265,7 +272,10 @@ class RouterIndex:
         return folded + [f"{x}+{y}" for x, y in zip(folded, folded[1:])] + list(extras)
 
     def _fold_example_key(self, key: str) -> str | None:
-        return next((cand for cand, _, _ in self.unsuffixed(key) if cand in self.example_vocab), None)
+        if key in self._fold_cache:
+            return self._fold_cache[key]
+        found = next((cand for cand, _, _ in self.unsuffixed(key) if cand in self.example_vocab), None)
+        return _remember(self._fold_cache, key, found)
 
     def unsuffixed(self, word: str, min_stem: int = 3):
         """(candidate, suffix, replacement) for each of the language's suffixes `word` ends with:
@@ -331,7 +341,10 @@ class RouterIndex:
 
     def lemma(self, word: str) -> str | None:
         """A known word that `word` is an inflection of ("invoices" -> "invoice"), if any."""
-        return next((cand for cand, _, _ in self.unsuffixed(word) if cand in self.phrase_words), None)
+        if word in self._lemma_cache:
+            return self._lemma_cache[word]
+        found = next((cand for cand, _, _ in self.unsuffixed(word) if cand in self.phrase_words), None)
+        return _remember(self._lemma_cache, word, found)
 
     def content_keys(self, text: str) -> list[str]:
         """Content keys of a clean text (a lexicon entry or example): no typo correction."""
@@ -468,3 +481,14 @@ class RouterIndex:
 
     def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
         return group_units(self, tokens, in_date, corrected, text)
+
+
+def _remember(cache: dict, key: str, value):
+    """Keep `value` for `key` in a per-router word cache, dropping the oldest entry when it is full."""
+    if len(cache) >= WORD_CACHE_LIMIT:
+        try:
+            cache.pop(next(iter(cache)), None)
+        except (RuntimeError, StopIteration):  # another thread changed it meanwhile: it stays bounded all the same
+            pass
+    cache[key] = value
+    return value

@@ -16,6 +16,7 @@ import heapq
 import math
 from dataclasses import dataclass, field
 
+from routing.core.example_arrays import ExampleSignals
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
 from routing.core.patterns import RegexBudget
@@ -214,6 +215,7 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     idf = index.example_idf
     scores: dict[int, float] = {}
     reachable = 0.0
+    arrays = index.example_arrays  # many examples: the same numbers as array work (routing.core.example_arrays)
     for f in features:
         w = idf.get(f)
         if w is None:
@@ -221,14 +223,18 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
                 reachable += index.example_unseen_share * index.unseen_idf * (k1 + 1)
             continue
         reachable += w * (k1 + 1)
-        for t, tw in index.example_postings[f]:
-            scores[t] = scores.get(t, 0.0) + tw
-    if not scores:
-        return {}
-    leaders = heapq.nlargest(index.example_nearest_tools, scores, key=scores.__getitem__)
+        if arrays is None:
+            for t, tw in index.example_postings[f]:
+                scores[t] = scores.get(t, 0.0) + tw
     vec_idf = index.example_vec_idf
     unseen = (index.example_unseen_share * index.example_vec_unseen) ** 2
     words_only = [f for f in features if "+" not in f and f[0] not in "~#"]
+    if arrays is not None:
+        qnorm = math.sqrt(sum(vec_idf[f] ** 2 if f in vec_idf else unseen for f in words_only))
+        return arrays.score(index, features, reachable, words_only, qnorm)
+    if not scores:
+        return {}
+    leaders = heapq.nlargest(index.example_nearest_tools, scores, key=scores.__getitem__)
     qnorm = math.sqrt(sum(vec_idf[f] ** 2 if f in vec_idf else unseen for f in words_only))
     nearest: dict[int, tuple[float, int]] = {}
     for t in leaders:
@@ -284,10 +290,15 @@ def combine(
     A sum over 1 is scaled down so the breakdown still adds up to the confidence. Ranking is by
     confidence, then by name (A-Z); ties at the cap of 1.0 are broken the same way."""
     learned = learned or {}
-    candidates = set(keyword) | set(pattern) | {t for t, s in example.items() if s.value > 0} | set(semantic) | set(learned)
     tools = index.tools
     wk, wp, wa, we, ws, wl = weights.keyword, weights.pattern, weights.action, weights.example, weights.semantic, weights.learned
     raw: dict[int, float] = {}
+    if isinstance(example, ExampleSignals) and math.isfinite(weights.fuzzy_penalty):
+        # Many tools with only an example score: their sums as array work, Signals for the few that can rank.
+        candidates = set(keyword) | set(pattern) | set(semantic) | set(learned)
+        raw = example_only_raw(index, weights, action, example, candidates, top)
+    else:
+        candidates = set(keyword) | set(pattern) | {t for t, s in example.items() if s.value > 0} | set(semantic) | set(learned)
     for t in candidates:
         k = keyword.get(t)
         p = pattern.get(t)
@@ -307,6 +318,31 @@ def combine(
         if total > 0:
             raw[t] = total
     return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic, learned) for t in _best(raw, tools, top)]
+
+
+def example_only_raw(index: RouterIndex, weights: Weights, action, example: ExampleSignals, others: set[int], top: int) -> dict[int, float]:
+    """combine's sum for each tool with an example score and no other signal, `wa * fit + we * value`
+    (the loop's sum adds 0.0 for the absent signals, and x + 0.0 == x), kept only where it can rank.
+
+    The other candidates can only raise the top-th best sum, so _best's floor over all candidates
+    is at least the floor these alone would set: a tool below that floor (and below the
+    (top+1)-th best of these, so _best still sees more than `top` and still applies its floor,
+    from the same top-th best) is never chosen."""
+    import numpy as np
+
+    fit = np.array([action.get(k, (0.0, ""))[0] for k in index.kinds])
+    raw = weights.action * fit[index.tool_kind] + weights.example * example.values
+    mask = example.touched & (example.values > 0) & (raw > 0)
+    if others:
+        mask[list(others)] = False
+    ids = mask.nonzero()[0]
+    n = len(ids)
+    if n > top:
+        values = raw[ids]
+        ranked = np.partition(values, (n - top - 1, n - top))  # the top-th and (top+1)-th best of these
+        floor = round(min(float(ranked[n - top]), 1.0), 4) - 0.00005
+        ids = ids[values >= min(floor, float(ranked[n - top - 1]))]
+    return dict(zip(ids.tolist(), raw[ids].tolist()))
 
 
 def _best(raw: dict[int, float], tools, top: int) -> list[int]:

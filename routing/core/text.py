@@ -25,7 +25,8 @@ class Token:
 
     @property
     def is_number(self) -> bool:
-        return any(ch.isdigit() for ch in self.text)
+        # No letter is a digit (checked over every code point), so a word of letters is no number.
+        return not self.text.isalpha() and any(ch.isdigit() for ch in self.text)
 
 
 def clean(text: str) -> str:

@@ -51,7 +51,10 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             continue
         entry = None
         length = 0
-        for L in range(min(index.max_phrase, n - i), 0, -1):
+        first = tokens[i].text
+        # Only a word that starts a longer phrase (itself or its lemma) can start one here.
+        longest = index.max_phrase if first in index.phrase_firsts or (index.lemma(first) or first) in index.phrase_firsts else 1
+        for L in range(min(longest, n - i), 0, -1):
             if any(in_date[i : i + L]):
                 continue
             key = tuple(t.text for t in tokens[i : i + L])

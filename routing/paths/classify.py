@@ -17,25 +17,45 @@ class Classification:
     reason: str
 
 
-def _find_phrases(tokens: tuple[str, ...], phrases_by_label: dict[str, tuple[tuple[str, ...], ...]]) -> dict[str, list[str]]:
-    """Non-overlapping phrase hits, longest first, per label."""
+def _ordered(phrases_by_label: dict[str, tuple[tuple[str, ...], ...]]) -> list[tuple[tuple[str, ...], str]]:
+    """(phrase, label), longest first (stable: labels and phrases in their written order)."""
+    return sorted(((ph, label) for label, phs in phrases_by_label.items() for ph in phs), key=lambda x: -len(x[0]))
+
+
+def _starts(tokens: tuple[str, ...], phrase: tuple[str, ...], at: dict[str, list[int]]):
+    """Where `phrase` may start in `tokens`, in order: where its first word is (every place, if it has none)."""
+    if not phrase:
+        return range(len(tokens) + 1)
+    return at.get(phrase[0], ())
+
+
+def _positions(tokens: tuple[str, ...]) -> dict[str, list[int]]:
+    at: dict[str, list[int]] = {}
+    for i, tok in enumerate(tokens):
+        at.setdefault(tok, []).append(i)
+    return at
+
+
+def _find_phrases(tokens: tuple[str, ...], phrases_by_label: dict[str, tuple[tuple[str, ...], ...]], ordered=None) -> dict[str, list[str]]:
+    """Non-overlapping phrase hits, longest first, per label (`ordered`: _ordered(phrases_by_label), when kept)."""
     used = [False] * len(tokens)
     hits: dict[str, list[str]] = {label: [] for label in phrases_by_label}
-    ordered = sorted(((ph, label) for label, phs in phrases_by_label.items() for ph in phs), key=lambda x: -len(x[0]))
-    for phrase, label in ordered:
+    at = _positions(tokens)
+    for phrase, label in ordered if ordered is not None else _ordered(phrases_by_label):
         n = len(phrase)
-        for i in range(len(tokens) - n + 1):
-            if tokens[i : i + n] == phrase and not any(used[i : i + n]):
+        for i in _starts(tokens, phrase, at):
+            if i + n <= len(tokens) and tokens[i : i + n] == phrase and not any(used[i : i + n]):
                 used[i : i + n] = [True] * n
                 hits[label].append(" ".join(phrase))
     return hits
 
 
-def _contains(tokens: tuple[str, ...], phrases: tuple[tuple[str, ...], ...]) -> list[str]:
+def _contains(tokens: tuple[str, ...], phrases: tuple[tuple[str, ...], ...], at: dict[str, list[int]] | None = None) -> list[str]:
     found = []
+    at = _positions(tokens) if at is None else at
     for phrase in phrases:
         n = len(phrase)
-        if any(tokens[i : i + n] == phrase for i in range(len(tokens) - n + 1)):
+        if any(i + n <= len(tokens) and tokens[i : i + n] == phrase for i in _starts(tokens, phrase, at)):
             found.append(" ".join(phrase))
     return found
 
@@ -44,7 +64,10 @@ def classify_category(query: str, cfg: PathConfig, *, has_concepts: bool, previo
     """Keyword classifier (no LLM): general chat only when nothing in the query names business data;
     action words beat report words on a tie only when they come first; else the conversation's mode."""
     tokens = words(query)
-    hits = _find_phrases(tokens, cfg.classifier)
+    kept = cfg.phrase_orders.get("classifier")
+    if kept is None or kept[0] is not cfg.classifier:  # the classifier's phrases, longest first: sorted once
+        kept = cfg.phrase_orders["classifier"] = (cfg.classifier, _ordered(cfg.classifier))
+    hits = _find_phrases(tokens, cfg.classifier, kept[1])
     modes = [c for c in cfg.classifier if c != GENERAL_CHAT]
     counts = {c: len(hits.get(c, [])) for c in modes}
     best = max(counts.values(), default=0)
@@ -75,12 +98,13 @@ def choose_model(query: str, category: str, cfg: PathConfig) -> ModelChoice:
     if category == GENERAL_CHAT:
         return ModelChoice(cheap, "chat needs the cheapest model")
     tokens = words(query)
+    at = _positions(tokens)
     reasons = []
-    analytical = _contains(tokens, cfg.analytical)
+    analytical = _contains(tokens, cfg.analytical, at)
     if analytical:
         reasons.append("analytical (" + ", ".join(analytical) + ")")
-    markers = _contains(tokens, cfg.multi_step)
-    verbs = _contains(tokens, cfg.request_verbs)
+    markers = _contains(tokens, cfg.multi_step, at)
+    verbs = _contains(tokens, cfg.request_verbs, at)
     if markers or len(verbs) >= cfg.multi_step_verbs:
         reasons.append("multi-step (" + ", ".join(markers + verbs) + ")")
     if len(tokens) >= cfg.long_query_words:

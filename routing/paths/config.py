@@ -112,6 +112,7 @@ class PathConfig:
     schema_tokens: dict[str, int] = field(default_factory=dict, compare=False)  # tool name -> its tokens
     tools_by_category: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     category_sets: dict[str, frozenset] = field(default_factory=dict, compare=False)
+    phrase_orders: dict[str, list] = field(default_factory=dict, compare=False)  # routing.paths.classify's, sorted once
 
     @property
     def categories(self) -> tuple[str, ...]:

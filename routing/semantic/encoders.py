@@ -55,6 +55,7 @@ class StaticEncoder:
         self.name = f"static:{path.name}"
         self.dimension = int(self.table.shape[1])
         self._ids: dict[str, list[int]] = {}
+        self._last: tuple[str, np.ndarray] | None = None  # the last single text encoded, and its vector
 
     def _word_ids(self, word: str) -> list[int]:
         ids = self._ids.get(word)
@@ -65,12 +66,20 @@ class StaticEncoder:
         return ids
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        # A query is encoded by the semantic signal and again by the learned one: the second time
+        # it is the first one's vector (a copy, so no caller can change the other's).
+        last = self._last
+        if len(texts) == 1 and last is not None and last[0] == texts[0]:
+            return last[1].copy()
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for i, text in enumerate(texts):
             ids = [t for w in self.WORD.findall(text) for t in self._word_ids(w)]
             if ids:
                 out[i] = self.table[ids].mean(axis=0)
-        return _normalise(out)
+        out = _normalise(out)
+        if len(texts) == 1 and isinstance(texts[0], str):
+            self._last = (texts[0], out.copy())
+        return out
 
 
 class SentenceTransformerEncoder:

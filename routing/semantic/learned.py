@@ -159,9 +159,8 @@ class LearnedModel:
             return {}
         p = self.probabilities(a.text)
         best = np.argpartition(-p, min(TOP, len(p)) - 1)[:TOP]
-        return {int(self.tools[j]): Signal(value=float(p[j]), parts={"learned": float(p[j])},
-                                           evidence=[f"p {p[j]:.2f}, model of {self.examples} examples"])
-                for j in best if p[j] >= MIN_PROBABILITY}
+        return {t: Signal(value=v, parts={"learned": v}, evidence=[f"p {v:.2f}, model of {self.examples} examples"])
+                for t, v in zip(self.tools[best].tolist(), p[best].tolist()) if v >= MIN_PROBABILITY}
 
 
 def _train(features: Features, texts: list[str], labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -35,6 +35,8 @@ class SemanticIndex:
         norms = np.linalg.norm(cents, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         self.centroids = np.ascontiguousarray(cents / norms, dtype=np.float32)
+        # Per tool, its rows (views of the matrix, cut once) and their first row's number.
+        self.blocks = [(self.matrix[s:e], s) for s, e in zip(self.starts.tolist(), self.ends.tolist())]
 
     def nearest(self, text: str) -> tuple[dict[int, float], dict[int, int]]:
         """(best cosine per tool, row of that nearest text), for the tools worth looking at.
@@ -51,12 +53,12 @@ class SemanticIndex:
             chosen = range(len(self.tools))
         best: dict[int, float] = {}
         rows: dict[int, int] = {}
-        for i in chosen:
-            s, e = int(self.starts[i]), int(self.ends[i])
-            sims = np.einsum("ij,j->i", self.matrix[s:e], q)
-            j = int(np.argmax(sims))
-            best[int(i)] = float(sims[j])
-            rows[int(i)] = s + j
+        for i in chosen.tolist() if isinstance(chosen, np.ndarray) else chosen:
+            block, s = self.blocks[i]
+            sims = np.einsum("ij,j->i", block, q)
+            j = int(sims.argmax())
+            best[i] = float(sims[j])
+            rows[i] = s + j
         return best, rows
 
     def score(self, a, index) -> dict[int, Signal]:
