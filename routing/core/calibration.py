@@ -80,8 +80,7 @@ class NearestNegatives:
         self.unseen = index.example_vec_unseen
         self.postings: dict[str, list[tuple[int, float]]] = {}
         for i, q in enumerate(questions):
-            keys = set(index.example_features(index.content_keys(q)))
-            keys = {k for k in keys if "+" not in k}
+            keys = [k for k in dict.fromkeys(index.example_features(index.content_keys(q))) if "+" not in k]  # ordered: same sums everywhere
             norm = math.sqrt(sum(self._w(k) ** 2 for k in keys)) or 1.0
             for k in keys:
                 self.postings.setdefault(k, []).append((i, self._w(k) / norm))
@@ -93,7 +92,7 @@ class NearestNegatives:
         return bool(self.postings)
 
     def cosine(self, keys: Iterable[str]) -> float:
-        keys = {k for k in keys if "+" not in k}
+        keys = [k for k in dict.fromkeys(keys) if "+" not in k]
         if not keys or not self.postings:
             return 0.0
         norm = math.sqrt(sum(self._w(k) ** 2 for k in keys)) or 1.0

@@ -210,7 +210,7 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     little of the cosine to its nearest single example, which is also named as evidence."""
     if not (a.keys or a.extras) or not index.example_postings:
         return {}
-    features = set(index.example_features(a.keys, a.extras))
+    features = list(dict.fromkeys(index.example_features(a.keys, a.extras)))  # query order: the same sums in every process
     k1 = index.example_k1
     idf = index.example_idf
     scores: dict[int, float] = {}
