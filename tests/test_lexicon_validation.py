@@ -167,6 +167,12 @@ def test_cli_exits_3_with_the_problem_on_an_invalid_lexicon(lex):
     ("accounting", "patterns.yaml", "{phrase: who owes me money, tool: receivables_aging}", "{phrase: who owes me money, tool: receivables_aging, wieght: 1}", "weight"),
     ("cfo", "groups.yaml", "common_params:", "common_param:", "common_params"),
     ("cfo", "groups.yaml", "    group: bookkeeper", "    grup: bookkeeper", "group"),
+    # the other designs' own keys (routing.designs.DESIGN_FILE_KEYS) and the shared ones in their files
+    ("football", "tools.yaml", "    depth: L1", "    dept: L1", "depth"),
+    ("football", "settings.yaml", "languages:", "langauges:", "languages"),
+    ("powers", "settings.yaml", "gateway:", "gatway:", "gateway"),
+    ("factory", "tools.yaml", "    tables: [production_runs", "    tabels: [production_runs", "tables"),
+    ("factory", "settings.yaml", "languages:", "languges:", "languages"),
 ])
 def test_an_unknown_key_is_refused_with_file_line_and_the_nearest_known_key(lex, domain, file, old, new, near):
     path = lex / domain / file

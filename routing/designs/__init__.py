@@ -14,6 +14,7 @@ from typing import Any
 from routing.core.errors import LexiconError, Problem
 from routing.core.lexicon import DEFAULT_LEXICON_ROOT, load_domain
 from routing.core.model import Domain
+from routing.core.parse import register_design_keys
 
 from .base import RoutingDesign
 
@@ -24,6 +25,17 @@ DESIGNS: dict[str, str] = {
     "intent_tiers": "routing.designs.intent_tiers:build",
     "datasource_mirror": "routing.designs.datasource_mirror:build",
 }
+
+# The keys each design reads beyond the shared ones (settings.yaml's top level, each tool in
+# tools.yaml), declared here and not in the design's module, so that a misspelt key is refused when
+# the lexicon loads, before any design is imported (`tools` reads none of its own).
+DESIGN_FILE_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
+    "power_gateway": {"settings": ("gateway",), "tool": ()},
+    "intent_tiers": {"settings": ("model", "data_mode"), "tool": ("depth",)},
+    "datasource_mirror": {"settings": (), "tool": ("tables",)},
+}
+for _design, _keys in DESIGN_FILE_KEYS.items():
+    register_design_keys(_design, **_keys)
 
 __all__ = ["DESIGNS", "RoutingDesign", "build_router", "load_router"]
 
