@@ -46,7 +46,7 @@ FEATURES = ("top", "margin", "known", "length", "negative")
 MIN_CASES = 30
 FOLDS = 5
 CACHE_FILE = ".calibration.json"
-VERSION = 7  # bump when the features or the fit change: older caches are refitted
+VERSION = 8  # bump when the features or the fit change: older caches are refitted
 NEGATIVE_LABELS = frozenset({"oos", "none", "", "out_of_scope", "negative"})
 
 
@@ -111,7 +111,10 @@ def features(a: "QueryAnalysis", scored: list["Scored"], index: "RouterIndex", n
     known = sum(u.role != "literal" or u.key in index.example_vocab or index._fold_example_key(u.key) is not None for u in content)
     known_share = known / len(content) if content else 0.0
     negative = negatives.cosine(index.example_features(a.keys)) if negatives else 0.0
-    return [top, top - second, known_share, math.log1p(len(content)), negative]
+    parts = scored[0].breakdown if scored else {}
+    # what the embedding-based signals gave the leader (0 where a domain does not weigh them): a
+    # model trained on in-domain examples is sure of something even off-topic, less so than on-topic
+    return [top, top - second, known_share, math.log1p(len(content)), negative, parts.get("learned", 0.0), parts.get("semantic", 0.0)]
 
 
 # ---------------------------------------------------------------- fitting
