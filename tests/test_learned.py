@@ -132,3 +132,11 @@ def test_a_learned_weight_out_of_range_names_file_and_line(big):
     with pytest.raises(LexiconError) as err:
         load_domain("cards", big)
     assert "scoring.learned" in str(err.value) and "settings.yaml" in str(err.value)
+
+
+@pytest.mark.parametrize("query", ["???", "Ωμέγα πάντα", "🙂 🙂"])
+def test_text_the_examples_never_use_gets_nothing_from_the_model(big, query):
+    """The model's answer to text it has no feature of would be its prior alone: no learned part."""
+    res = Router.load("cards", big).route(query, today=TODAY)
+    assert all("learned" not in c["score_breakdown"] for c in res.ranked_candidates)
+    assert res.status is not Status.ACTIVATED

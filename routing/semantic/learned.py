@@ -154,8 +154,10 @@ class LearnedModel:
         return p / p.sum()
 
     def score(self, a) -> dict[int, Signal]:
-        """The router's hook: P(tool | query) for the best TOP tools (those above MIN_PROBABILITY)."""
-        if not a.text.strip():
+        """The router's hook: P(tool | query) for the best TOP tools (those above MIN_PROBABILITY).
+        A query none of whose words or letter groups the examples use says nothing: the model's
+        answer would be its prior alone ("???" must not lean to the biggest tool)."""
+        if not a.text.strip() or not len(self.features.sparse(a.text)[0]):
             return {}
         p = self.probabilities(a.text)
         best = np.argpartition(-p, min(TOP, len(p)) - 1)[:TOP]
