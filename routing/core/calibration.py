@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from routing.core.index import QueryAnalysis, RouterIndex
     from routing.core.scoring import Scored
 
-FEATURES = ("top", "margin", "known", "length", "negative")
+FEATURES = ("top", "margin", "known", "length", "negative", "learned", "semantic")
 MIN_CASES = 30
 FOLDS = 5
 CACHE_FILE = ".calibration.json"

@@ -22,6 +22,8 @@ import json
 import math
 import os
 import re
+import tempfile
+import zipfile
 from collections import Counter
 from pathlib import Path
 from typing import Sequence
@@ -251,7 +253,7 @@ def train(domain, encoder, *, cache: Path | None = None) -> LearnedModel | None:
             W, V, b = z["W"], z["V"], z["b"]
             if str(z["key"]) != key or W.shape != (features.sparse_dim, len(tools)):
                 raise ValueError("trained on other examples")
-    except (OSError, ValueError, KeyError, EOFError):  # none yet, stale or unreadable: train
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):  # none yet, stale or unreadable: train
         with _one_blas_thread():
             W, V, b = _train(features, texts, y, len(tools))
         _save(path, key=np.array(key), W=W, V=V, b=b)
@@ -271,11 +273,15 @@ def _one_blas_thread():
 
 
 def _save(path: Path, **arrays) -> None:
-    """Atomic: a half-written model is never read (and a read-only disk only costs a retrain)."""
+    """Atomic: a half-written model is never read, two builds saving at once each write their own
+    temporary file, and a read-only or full disk only costs a retrain next time (nothing left behind)."""
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
-        np.savez(tmp, **arrays)
+        fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
         os.replace(tmp, path)
     except OSError:
-        pass
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
