@@ -148,8 +148,8 @@ class LearnedModel:
     def __init__(self, features: Features, W: np.ndarray, V: np.ndarray, b: np.ndarray, tools: np.ndarray, examples: int):
         self.features, self.W, self.V, self.b, self.tools, self.examples = features, W, V, b, tools, examples
 
-    def probabilities(self, text: str) -> np.ndarray:
-        idx, val = self.features.sparse(text)
+    def probabilities(self, text: str, sparse: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        idx, val = sparse if sparse is not None else self.features.sparse(text)
         z = val @ self.W[idx] + self.features.encoder.encode([text])[0] @ self.V + self.b
         z -= z.max()
         p = np.exp(z)
@@ -159,9 +159,12 @@ class LearnedModel:
         """The router's hook: P(tool | query) for the best TOP tools (those above MIN_PROBABILITY).
         A query none of whose words or letter groups the examples use says nothing: the model's
         answer would be its prior alone ("???" must not lean to the biggest tool)."""
-        if not a.text.strip() or not len(self.features.sparse(a.text)[0]):
+        if not a.text.strip():
             return {}
-        p = self.probabilities(a.text)
+        sparse = self.features.sparse(a.text)
+        if not len(sparse[0]):
+            return {}
+        p = self.probabilities(a.text, sparse)
         best = np.argpartition(-p, min(TOP, len(p)) - 1)[:TOP]
         return {t: Signal(value=v, parts={"learned": v}, evidence=[f"p {v:.2f}, model of {self.examples} examples"])
                 for t, v in zip(self.tools[best].tolist(), p[best].tolist()) if v >= MIN_PROBABILITY}
