@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
 import json
 import os
 import shutil
@@ -57,12 +56,10 @@ def ours(train: Path, test: Path, variant: str) -> dict:
     shutil.copytree(ROOT / "lexicons" / "_shared", tmp / "_shared")
     import_labelled_csv(train, "banking77", root=tmp)
     dom = load_domain("banking77", tmp)
-    w = dom.settings.weights
     if variant == "without_semantic":
-        w = dataclasses.replace(w, semantic=0.0)
+        dom = dom.with_weights(semantic=0.0)
     elif variant == "without_learned":
-        w = dataclasses.replace(w, **{k: v for k, v in IMPORTED_WEIGHTS.items() if hasattr(w, k)}, learned=0.0)
-    dom = dataclasses.replace(dom, settings=dataclasses.replace(dom.settings, weights=w))
+        dom = dom.with_weights(**{k: v for k, v in IMPORTED_WEIGHTS.items() if hasattr(dom.settings.weights, k)}, learned=0.0)
     router = Router(dom)
     label = {t.extra.get("label", t.name): t.name for t in dom.tools}
     rows = read(test)

@@ -2,7 +2,6 @@
 stores (numpy; Chroma when installed), and the semantic signal of design `tools`."""
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 import pytest
@@ -81,8 +80,7 @@ def test_match_type_names_the_signal_that_carried():
 
 
 def _with_semantic(domain, weight):
-    w = dataclasses.replace(domain.settings.weights, semantic=weight)
-    return dataclasses.replace(domain, settings=dataclasses.replace(domain.settings, weights=w))
+    return domain.with_weights(semantic=weight)
 
 
 def test_semantic_signal_only_when_weighted_and_in_breakdown():

@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
+from routing.core.cachefile import write_cache
 from routing.core.lexicon import fingerprint_files
 from routing.core.yamlio import read_yaml
 
@@ -292,13 +291,7 @@ def off_topic_questions(router, cases) -> list[str]:
 
 def _write_cache(path: Path, data: dict) -> None:
     """Atomic; a read-only lexicon folder just means the fit is redone next build."""
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".calibration.", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    write_cache(path, lambda f: f.write(json.dumps(data).encode("utf-8")))
 
 
 def apply(scored: list["Scored"], p: float) -> list["Scored"]:

@@ -143,6 +143,13 @@ class Domain:
     def tool(self, name: str) -> Tool | None:
         return self._tools_by_name.get(name)
 
+    def with_weights(self, **changes: float) -> "Domain":
+        """The same domain with some scoring weights changed (a variant to measure, a signal that
+        cannot speak here); the lexicon on disk is untouched."""
+        from dataclasses import replace
+
+        return replace(self, settings=replace(self.settings, weights=replace(self.settings.weights, **changes)))
+
     def describe(self, **more: Any) -> dict:
         """What `python -m routing domains` and the catalog say of the domain; a design adds to it."""
         return {

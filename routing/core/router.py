@@ -286,10 +286,8 @@ def _without_learned(domain: Domain) -> Domain:
     share = w.example + w.semantic
     if share > 0:
         f = (share + w.learned) / share
-        w = replace(w, example=w.example * f, semantic=w.semantic * f, learned=0.0)
-    else:
-        w = replace(w, example=w.learned, learned=0.0)
-    return replace(domain, settings=replace(domain.settings, weights=w))
+        return domain.with_weights(example=w.example * f, semantic=w.semantic * f, learned=0.0)
+    return domain.with_weights(example=w.learned, learned=0.0)
 
 
 def _rejected(log) -> list[dict]:

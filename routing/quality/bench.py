@@ -14,7 +14,6 @@ switched on (row "<name>+semantic", weight SEMANTIC_WEIGHT, as imported domains 
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 import shutil
 import statistics
@@ -67,8 +66,7 @@ def semantic_info(router) -> dict:
 
 def with_semantic(domain: Domain, weight: float = SEMANTIC_WEIGHT) -> Domain:
     """The same domain with the semantic signal weighed `weight` (as scripts/banking77_compare.py)."""
-    w = dataclasses.replace(domain.settings.weights, semantic=weight)
-    return dataclasses.replace(domain, settings=dataclasses.replace(domain.settings, weights=w))
+    return domain.with_weights(semantic=weight)
 
 
 def _time_queries(router: Router, queries: list[str], rounds: int) -> dict:

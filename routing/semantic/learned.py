@@ -20,9 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
-import tempfile
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -30,6 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
+from routing.core.cachefile import write_cache
 from routing.core.scoring import Signal
 
 VERSION = 1
@@ -84,7 +83,11 @@ class TfIdf:
     def read(self, text: str) -> tuple[np.ndarray, np.ndarray]:
         counts = Counter(f for f in self.extract(text) if f in self.vocab)
         idx = np.fromiter((self.vocab[f] for f in counts), np.int64, len(counts))
-        val = np.fromiter((1.0 + math.log(c) for c in counts.values()), np.float32, len(counts)) * self.idf[idx]
+        return self._weighed(idx, np.fromiter((1.0 + math.log(c) for c in counts.values()), np.float32, len(counts)))
+
+    def _weighed(self, idx: np.ndarray, tf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """tf x idf, L2-normalised (a text with no known feature stays empty)."""
+        val = tf * self.idf[idx]
         norm = float(np.linalg.norm(val))
         return idx, (val / norm if norm else val)
 
@@ -112,9 +115,7 @@ class CharTfIdf(TfIdf):
         if not words:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
         idx, counts = np.unique(np.concatenate([self._word(w) for w in words]), return_counts=True)
-        val = (1.0 + np.log(counts)).astype(np.float32) * self.idf[idx]
-        norm = float(np.linalg.norm(val))
-        return idx, (val / norm if norm else val)
+        return self._weighed(idx, (1.0 + np.log(counts)).astype(np.float32))
 
 
 class Features:
@@ -276,15 +277,6 @@ def _one_blas_thread():
 
 
 def _save(path: Path, **arrays) -> None:
-    """Atomic: a half-written model is never read, two builds saving at once each write their own
-    temporary file, and a read-only or full disk only costs a retrain next time (nothing left behind)."""
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, path)
-    except OSError:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+    """Atomic (routing.core.cachefile): a half-written model is never read, two builds saving at
+    once each write their own temporary file, and a read-only or full disk only costs a retrain."""
+    write_cache(path, lambda f: np.savez(f, **arrays))

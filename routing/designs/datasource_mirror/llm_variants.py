@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
+
+from routing.core.cachefile import write_cache as write_cache_file
 
 CACHE_FILE = ".llm_variants.json"
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -88,19 +88,9 @@ def read_cache(path: Path) -> dict:
 
 
 def write_cache(path: Path, entries: dict) -> str | None:
-    """Write atomically (a temp file in the same folder, then os.replace); the error text on failure."""
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"version": 1, "entries": entries}, fh, ensure_ascii=False, indent=1, sort_keys=True)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    except OSError as exc:
-        return f"{type(exc).__name__}: {exc}"
-    return None
+    """Write atomically (routing.core.cachefile); the error text on failure."""
+    text = json.dumps({"version": 1, "entries": entries}, ensure_ascii=False, indent=1, sort_keys=True)
+    return write_cache_file(path, lambda f: f.write(text.encode("utf-8")))
 
 
 def make_client(llm_client=None, environ=None):
