@@ -14,6 +14,7 @@ LAYER_NOTES = {
     "L2": "original + variations, majority vote",
     "L3": "LLM splits the question",
 }
+DATASOURCE_COLORS = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#b279a2", "#eeca3b", "#9d755d", "#72b7b2")
 
 
 def _esc(text) -> str:
@@ -70,7 +71,11 @@ def _funnel(result: dict) -> None:
             st.caption(LAYER_NOTES[name])
             bits = []
             if r.get("distance") is not None:
-                bits.append(f"distance {r['distance']:.3f} < {r['threshold']:.2f}?" if "threshold" in r else f"distance {r['distance']:.3f}")
+                if "threshold" in r:  # a statement, not a question: under the limit or not
+                    sign = "<" if r["distance"] < r["threshold"] else "≥"
+                    bits.append(f"distance {r['distance']:.3f} {sign} limit {r['threshold']:.2f}")
+                else:
+                    bits.append(f"distance {r['distance']:.3f}")
             if r.get("votes"):
                 bits.append("votes " + ", ".join(f"{k} {v}" for k, v in r["votes"].items()))
             if name == "L3":
@@ -86,7 +91,7 @@ def _index_note(result: dict) -> str:
     if router is None or not hasattr(router, "entries") or info is None:
         return ""
     llm = sum(e["kind"] == "llm_variant" for e in router.entries)
-    why = f" ({info['reason']})" if info.get("reason") else ""
+    why = f" — {info['reason']}" if info.get("reason") else ""
     cached = f", {info['cached']} sample(s) from the cache" if info.get("cached") else ""
     return f"{len(router.entries)} entries · {llm} LLM variants{cached}{why}"
 
@@ -104,10 +109,12 @@ def _projection(result: dict):
     _, _, vt = np.linalg.svd(centred[:-1], full_matrices=False)
     xy = centred @ vt[:2].T
     fig = go.Figure()
-    for ds in sorted({e["datasource"] for e in router.entries}):
+    for n, ds in enumerate(sorted({e["datasource"] for e in router.entries})):
         idx = [i for i, e in enumerate(router.entries) if e["datasource"] == ds]
+        color = DATASOURCE_COLORS[n % len(DATASOURCE_COLORS)]  # distinct hues: the theme's paired ones look alike
         fig.add_trace(go.Scatter(x=xy[idx, 0], y=xy[idx, 1], mode="markers", name=ds, text=[texts[i] for i in idx],
-                                 hovertemplate="%{text}<extra>" + ds + "</extra>", marker={"size": 6, "opacity": 0.6}))
+                                 hovertemplate="%{text}<extra>" + ds + "</extra>",
+                                 marker={"size": 6, "opacity": 0.7, "color": color}))
     fig.add_trace(go.Scatter(x=[xy[-1, 0]], y=[xy[-1, 1]], mode="markers", name="your question",
                              text=[result.get("canonical")], hovertemplate="%{text}<extra>query</extra>",
                              marker={"size": 16, "symbol": "star", "color": "black", "line": {"width": 1, "color": "white"}}))
