@@ -208,18 +208,88 @@ _BOMB = "lol: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
 )
 
 
-@pytest.mark.parametrize("content,fragment", [
-    (_BOMB, "aliases expand"),
-    ("? [a, b]\n: 1\n", "a key must be text"),
-    ("x: " + "[" * 1000 + "]" * 1000 + "\n", "nested more than"),
-    ("x: " + "[" * 100000 + "\n", "nested more than"),
-    ("x: &a [*a]\n", "contains it"),
+@pytest.mark.parametrize("content,fragment,bad_line", [
+    (_BOMB, "aliases expand", 4),  # l2 (line 4 of the attack) is the first to repeat over 10,000 nodes
+    ("? [a, b]\n: 1\n", "a key must be text", 1),
+    ("x: " + "[" * 1000 + "]" * 1000 + "\n", "nested more than", 1),
+    ("x: " + "[" * 100000 + "\n", "nested more than", 1),
+    ("x: &a [*a]\n", "contains it", 1),
 ])
-def test_hostile_yaml_is_a_lexicon_error_naming_the_file(lex, content, fragment):
+def test_hostile_yaml_is_a_lexicon_error_naming_the_file(lex, content, fragment, bad_line):
+    """Our refusal, file and line, whatever the YAML library's own limits and wording (PyYAML 6.0.4
+    refuses deep flow nesting in its scanner, before our depth check sees an event)."""
     settings = lex / "accounting" / "settings.yaml"
+    first = len(settings.read_text().splitlines()) + 2  # the attack's first line (after a blank one)
     settings.write_text(settings.read_text() + "\n" + content.replace("x:", "zz_attack:"))
     msg = _problem(lex)
     assert "lexicons/accounting/settings.yaml" in msg and fragment in msg
+    assert f"line {first + bad_line - 1}" in msg, msg
+
+
+@pytest.mark.parametrize("data,line,fragment", [
+    (b"a: 1\nb: \xff\n", 2, "not UTF-8"),
+    (b"a: 1\n\nb: x\x00y\n", 3, "U+0000"),
+])
+def test_bytes_yaml_refuses_name_their_line(lex, data, line, fragment):
+    (lex / "accounting" / "synonyms.yaml").write_bytes(data)
+    msg = _problem(lex)
+    assert f"synonyms.yaml line {line}" in msg and fragment in msg, msg
+
+
+# ---------------------------------------------------------------- the lexicon folder's walls (issue 23)
+
+
+def _replace_with_link(path: Path, target) -> None:
+    path.unlink()
+    path.symlink_to(target)
+
+
+def _loads_with_problem(lex: Path, fragment: str) -> str:
+    msg = _problem(lex)
+    assert "synonyms.yaml" in msg and fragment in msg, msg
+    return msg
+
+
+def test_a_link_to_a_file_outside_the_lexicon_folder_is_refused_unread(lex, tmp_path):
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text((lex / "accounting" / "synonyms.yaml").read_text())  # valid YAML, still refused
+    _replace_with_link(lex / "accounting" / "synonyms.yaml", outside)
+    _loads_with_problem(lex, "outside the lexicon folder")
+    _replace_with_link(lex / "accounting" / "synonyms.yaml", "/etc/passwd")
+    msg = _loads_with_problem(lex, "outside the lexicon folder")
+    assert "root:" not in msg  # nothing of the file's content is quoted
+
+
+def test_a_link_inside_the_lexicon_folder_still_loads(lex):
+    syn = lex / "accounting" / "synonyms.yaml"
+    copy = lex / "accounting" / "synonyms-copy.txt"
+    copy.write_text(syn.read_text())
+    _replace_with_link(syn, copy)
+    assert load_domain("accounting", lex).synonyms
+
+
+def test_devices_and_fifos_are_refused_without_hanging(lex):
+    syn = lex / "accounting" / "synonyms.yaml"
+    _replace_with_link(syn, "/dev/zero")
+    _loads_with_problem(lex, "outside the lexicon folder")
+    syn.unlink()
+    import os
+    os.mkfifo(syn)  # open() of a FIFO without a writer would block forever
+    _loads_with_problem(lex, "FIFO")
+    registry = RouterRegistry(lex)  # the fingerprint reads it too
+    assert registry.state("accounting").error is not None
+
+
+def test_a_file_larger_than_its_size_says_is_read_no_further_than_the_limit(lex, monkeypatch):
+    """st_size is trusted only to refuse early: reading stops at the limit whatever it said."""
+    import routing.core.safefile as safefile
+
+    syn = lex / "accounting" / "synonyms.yaml"
+    monkeypatch.setattr(safefile, "MAX_FILE_BYTES", 1000)
+    real_fstat = safefile.os.fstat
+    monkeypatch.setattr(safefile.os, "fstat", lambda fd: __import__("os").stat_result((*real_fstat(fd)[:6], 10, *real_fstat(fd)[7:])))
+    with pytest.raises(LexiconError, match="MB"):
+        safefile.read_bounded(syn, limit=1000)
 
 
 def test_a_file_over_the_size_limit_is_refused_unread(lex):

@@ -201,7 +201,7 @@ def negative_questions(folder: Path) -> list[str]:
     path = folder / "negatives.yaml"
     if not path.is_file():
         return []
-    data = read_yaml(path, str(path)) or {}
+    data = read_yaml(path, str(path), root=folder.parent) or {}
     items = data.get("negatives") if isinstance(data, dict) else data
     return [str(q) for q in (items or []) if str(q).strip()]
 

@@ -29,6 +29,7 @@ from routing.core.parse import (
     _parse_tools,
     parse_language_words,
 )
+from routing.core.safefile import read_bounded
 from routing.core.yamlio import file_label, read_yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -37,14 +38,17 @@ DEFAULT_LEXICON_ROOT = Path(os.environ.get("ROUTING_LEXICONS") or REPO_ROOT / "l
 SHARED_DIR = "_shared"
 DOMAIN_FILES = ("settings.yaml", "tools.yaml", "synonyms.yaml", "patterns.yaml")
 
-def fingerprint_files(paths: list[Path]) -> str:
+def fingerprint_files(paths: list[Path], root: Path | None = None) -> str:
+    """A short hash of the files' contents, each read within its walls (routing.core.safefile: never
+    past the size limit, never a FIFO or device, never outside `root`); a file that cannot be read
+    hashes as its reason, so fixing it changes the fingerprint."""
     digest = hashlib.sha256()
     for path in sorted(paths):
         digest.update(str(path.parent.name + "/" + path.name).encode())
         try:
-            digest.update(path.read_bytes())
-        except OSError:
-            digest.update(b"<missing>")
+            digest.update(read_bounded(path, root=root if root is not None else path.parent.parent))
+        except LexiconError as exc:
+            digest.update(b"<missing>" if not os.path.lexists(path) else str(exc).encode())
     return digest.hexdigest()[:16]
 
 
@@ -66,7 +70,7 @@ def list_domain_names(root: Path = DEFAULT_LEXICON_ROOT) -> list[str]:
 
 def load_shared_words(root: Path = DEFAULT_LEXICON_ROOT) -> LanguageWords:
     path = root / SHARED_DIR / "words.yaml"
-    return parse_language_words(read_yaml(path, _label(root, path)), _label(root, path))
+    return parse_language_words(read_yaml(path, _label(root, path), root=root), _label(root, path))
 
 
 _label = file_label
@@ -104,7 +108,7 @@ def load_domain(name: str, root: Path | str = DEFAULT_LEXICON_ROOT, *, overrides
                 problems.append(Problem(_label(root, path), None, "file is missing"))
             return None
         try:
-            return read_yaml(path, _label(root, path))
+            return read_yaml(path, _label(root, path), root=root)
         except LexiconError as exc:
             problems.extend(exc.problems)
             return None

@@ -1,7 +1,8 @@
 """Reading YAML with line numbers, so every validation message can say where, and within limits,
 so no lexicon file can hang, exhaust or crash the process that loads it:
 
-- a file over MAX_FILE_BYTES is refused before it is read;
+- a file is read through routing.core.safefile: a regular file, inside the lexicon root once links are
+  resolved, never more than MAX_FILE_BYTES;
 - collections nested deeper than MAX_DEPTH are refused while parsing (before the composer, which
   recurses, could overflow the stack);
 - aliases may repeat at most MAX_ALIAS_EXPANSION nodes in all (a "billion laughs" is refused), and
@@ -20,6 +21,7 @@ from typing import Any
 import yaml
 
 from routing.core.errors import LexiconError, Problem
+from routing.core.safefile import MAX_FILE_BYTES, TOO_BIG, read_text_bounded
 
 
 class LineDict(dict):
@@ -56,7 +58,6 @@ class LineList(list):
         return self.lines
 
 
-MAX_FILE_BYTES = 4_000_000  # a lexicon file over 4 MB is refused (the largest shipped one is ~15 kB)
 MAX_DEPTH = 50  # nested mappings / lists
 MAX_ALIAS_EXPANSION = 10_000  # nodes that aliases may repeat, in all
 
@@ -65,7 +66,7 @@ class _DuplicateKey(yaml.MarkedYAMLError):
     pass
 
 
-_TOO_BIG = f"the file is over {MAX_FILE_BYTES // 1_000_000} MB; a lexicon file must be smaller"
+_TOO_BIG = TOO_BIG
 
 
 class _LoadLimit(yaml.MarkedYAMLError):
@@ -140,6 +141,46 @@ def _check_depth(text: str) -> None:
             depth -= 1
 
 
+def _flow_too_deep(text: str):
+    """(line, column) where flow brackets ([ {) first nest deeper than MAX_DEPTH, else None.
+
+    Asked only after the YAML library refused a file: some releases of libyaml refuse deep flow
+    nesting in their scanner, before any event reaches _check_depth, each with its own wording. This
+    plain scan (quotes and comments skipped) lets the message be ours whatever the library says."""
+    depth, line, col, quote = 0, 1, 0, ""
+    prev = "\n"
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line, col = line + 1, 0
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 2
+                col += 2
+                prev = ""
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"" and (prev in " \t\n[{,:-" ):
+            quote = ch
+        elif ch == "#" and prev in " \t\n":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            prev = ""
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return line, col
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        prev = ch
+        col += 1
+        i += 1
+    return None
+
+
 def _check_expansion(root: yaml.Node) -> None:
     """Count the nodes the document would have with every alias expanded, without expanding."""
     size: dict[int, int] = {}
@@ -159,6 +200,8 @@ def _check_expansion(root: yaml.Node) -> None:
         if done:
             on_path.discard(key)
             size[key] = 1 + sum(size[id(c)] for c in children(node))
+            if size[key] - len(size) > MAX_ALIAS_EXPANSION:  # the first (innermost) collection that blows up
+                raise _too_many(node, size[key], len(size))
             continue
         if key in size:
             continue
@@ -169,11 +212,16 @@ def _check_expansion(root: yaml.Node) -> None:
                 raise _LoadLimit(None, None, "an alias refers to a collection that contains it", child.start_mark)
             if id(child) not in size:
                 stack.append((child, False))
-    if size[id(root)] - len(size) > MAX_ALIAS_EXPANSION:
-        raise _LoadLimit(
-            None, None, f"aliases expand to {size[id(root)]:,} nodes from {len(size):,}; at most {MAX_ALIAS_EXPANSION:,} repeated nodes are allowed",
-            root.start_mark,
-        )
+
+
+def _too_many(node: yaml.Node, expanded: int, distinct: int) -> "_LoadLimit":
+    """The alias limit, named at the collection where the repeats pile up (its lines)."""
+    first, last = node.start_mark.line + 1, node.end_mark.line + 1
+    where = f" (the collection on line{'s' if last > first else ''} {first}{f'-{last}' if last > first else ''})"
+    return _LoadLimit(
+        None, None, f"aliases expand to {expanded:,} nodes from {distinct:,}{where}; at most {MAX_ALIAS_EXPANSION:,} repeated nodes are allowed",
+        node.start_mark,
+    )
 
 
 def load_with_lines(text: str) -> Any:
@@ -271,10 +319,18 @@ def parse_yaml(text: str, file_label: str) -> Any:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise LexiconError([Problem(file_label, line, " ".join(x for x in (exc.context, exc.problem) if x))]) from None
     except yaml.MarkedYAMLError as exc:
+        deep = _flow_too_deep(text)
+        if deep is not None:
+            raise LexiconError([Problem(file_label, deep[0], f"nested more than {MAX_DEPTH} levels deep")]) from None
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
         problem = " ".join(x for x in (exc.context, exc.problem) if x) or "not valid YAML"
         raise LexiconError([Problem(file_label, line, f"YAML syntax: {problem}")]) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, most controls)
+        pos = exc.position if isinstance(exc.position, int) else 0
+        line = text.count("\n", 0, pos) + 1
+        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+        raise LexiconError([Problem(file_label, line, f"character U+{exc.character:04X} at column {column} is not allowed in YAML")]) from None
     except yaml.YAMLError as exc:
         raise LexiconError([Problem(file_label, None, f"YAML: {exc}")]) from None
     except RecursionError:
@@ -292,14 +348,9 @@ def file_label(root: Path, path: Path) -> str:
         return str(path)
 
 
-def read_yaml(path: Path, file_label: str | None = None) -> Any:
+def read_yaml(path: Path, file_label: str | None = None, *, root: Path | None = None) -> Any:
+    """Parse one YAML file read within its walls (routing.core.safefile: a regular file, inside `root`
+    once links are resolved when a root is given, at most MAX_FILE_BYTES); LexiconError naming file
+    and line on any problem."""
     label = file_label or str(path)
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:  # refused unread
-            raise LexiconError([Problem(label, None, _TOO_BIG)])
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise LexiconError([Problem(label, None, f"not UTF-8 text ({exc.reason})")]) from None
-    except OSError as exc:
-        raise LexiconError([Problem(label, None, f"cannot read: {exc.strerror}")]) from None
-    return parse_yaml(text, label)
+    return parse_yaml(read_text_bounded(path, label, root=root), label)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 
 from routing.core.errors import LexiconError, Problem
+from routing.core.safefile import read_text_bounded
 from routing.core.yamlio import LineDict, parse_yaml, str_list
 from routing.dates.finder import PhraseFinder
 from routing.dates.readings import RangeReadings
@@ -320,11 +321,7 @@ def load_date_lexicon(path: Path | str | None = None) -> DateLexicon:
     path = Path(path) if path is not None else DEFAULT_LEXICON_PATH
     label = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DateLexiconError([Problem(label, None, f"cannot read: {exc}")]) from None
-    try:
-        data = parse_yaml(text, label)
+        data = parse_yaml(read_text_bounded(path, label, root=path.parent.parent), label)
     except LexiconError as exc:
         raise DateLexiconError(exc.problems) from None
     if data is None:

@@ -20,6 +20,7 @@ from routing.core.lexicon import (
     fingerprint_files,
     list_domain_names,
 )
+from routing.core.safefile import read_bounded, read_text_bounded
 from routing.core.yamlio import file_label as _label, parse_yaml
 
 EDITABLE_FILES = ("synonyms.yaml", "patterns.yaml", "settings.yaml")
@@ -74,14 +75,9 @@ def read_file(domain: str, file: str, root: Path | str | None = None) -> FileSna
         raise EditRejected(f"unknown domain {domain!r} (known: {known})")
     path = root / domain / file
     label = _label(root, path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return FileSnapshot(domain, file, path, "", "", label)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LexiconError([Problem(label, None, f"not UTF-8 text ({exc.reason})")]) from None
+    text = read_text_bounded(path, label, root=root)  # a link out, a FIFO or a device is refused, unread
     return FileSnapshot(domain, file, path, text, digest_text(text), label)
 
 
@@ -239,7 +235,9 @@ def _disk_digest(path: Path) -> str:
 
 
 def _disk_text(path: Path) -> str:
-    try:
-        return path.read_bytes().decode("utf-8", errors="replace")
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return ""
+    try:
+        return read_bounded(path, root=path.parent.parent).decode("utf-8", errors="replace")
+    except LexiconError as exc:  # what stands there now is no lexicon file: it differs from any snapshot
+        return f"<{exc}>"

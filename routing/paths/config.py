@@ -189,7 +189,7 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
         # No section of its own (an imported domain): the shared defaults apply.
         shared = domain.root.parent / SHARED_DIR / "paths.yaml"
         p = ProblemCollector(file_label(domain.root.parent, shared))
-        data = read_yaml(shared, p.label) if shared.exists() else None
+        data = read_yaml(shared, p.label, root=domain.root.parent) if shared.exists() else None
         raw = data.get("paths") if isinstance(data, dict) else None
     if not isinstance(raw, dict):
         raise LexiconError([Problem(p.label, None, "no 'paths:' section: the hybrid path needs models, prices, a classifier and system prompts")])
@@ -353,7 +353,7 @@ def _load_groups(domain: Domain, problems: list[Problem]) -> tuple[tuple[MetaToo
     label = _label(domain, GROUPS_FILE)
     p = ProblemCollector(label)
     try:
-        data = read_yaml(path, label)
+        data = read_yaml(path, label, root=domain.root.parent)
     except LexiconError as exc:
         problems.extend(exc.problems)
         return (), {}

@@ -68,7 +68,7 @@ def load_replay(domain_root: Path) -> ReplayData | None:
     if not path.exists():
         return None
     label = f"{path.parent.parent.name}/{path.parent.name}/{REPLAY_FILE}"
-    data = read_yaml(path, label)
+    data = read_yaml(path, label, root=path.parent.parent)
     responses = data.get("responses") if isinstance(data, dict) else None
     if not isinstance(responses, dict):
         raise LexiconError([Problem(label, 1, "must have a responses: mapping of tool name -> recorded response")])

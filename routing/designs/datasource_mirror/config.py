@@ -53,7 +53,7 @@ def load_config(domain, environ=None) -> MirrorConfig:
     problems: list[Problem] = []
     mpath, spath = folder / "mirror.yaml", folder / "sample_questions.yaml"
     mlabel, slabel = f"{domain.name}/mirror.yaml", f"{domain.name}/sample_questions.yaml"
-    data = read_yaml(mpath, mlabel) if mpath.exists() else {}
+    data = read_yaml(mpath, mlabel, root=folder.parent) if mpath.exists() else {}
     if not isinstance(data, dict):
         raise LexiconError([Problem(mlabel, None, "mirror.yaml must be a mapping")])
     keys = ProblemCollector(mlabel)
@@ -78,7 +78,7 @@ def load_config(domain, environ=None) -> MirrorConfig:
             problems.append(Problem(mlabel, _line(data.get("rewrites"), canon), f"rewrites.{canon} must be a list of phrases"))
             continue
         rewrites[str(canon).lower()] = tuple(v.lower().strip() for v in variants if v.strip())
-    samples_raw = read_yaml(spath, slabel) if spath.exists() else None
+    samples_raw = read_yaml(spath, slabel, root=folder.parent) if spath.exists() else None
     if not isinstance(samples_raw, dict) or not samples_raw:
         problems.append(Problem(slabel, None, "sample_questions.yaml must map each datasource to its questions"))
         samples_raw = {}

@@ -77,7 +77,7 @@ def load_tier_config(domain: Domain) -> TierConfig:
     label = _label(domain.root, path)
     if not path.exists():
         raise LexiconError([Problem(label, None, "file is missing (design intent_tiers needs its tiers)")])
-    return parse_tier_config(read_yaml(path, label), label, domain)
+    return parse_tier_config(read_yaml(path, label, root=domain.root.parent), label, domain)
 
 
 def _label(root: Path, path: Path) -> str:

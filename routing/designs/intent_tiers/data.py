@@ -54,7 +54,7 @@ def load_roster(domain_root: Path) -> Roster:
     label = f"{domain_root.name}/{FIXTURES.as_posix()}"
     if not path.exists():
         raise LexiconError([Problem(label, None, "file is missing (the players the football analyst knows)")])
-    data = read_yaml(path, label)
+    data = read_yaml(path, label, root=Path(domain_root).parent)
     problems = []
     raw = data.get("players") if isinstance(data, dict) else None
     if not isinstance(raw, list):

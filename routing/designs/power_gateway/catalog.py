@@ -113,7 +113,7 @@ def load_catalog(domain: Domain) -> PowerCatalog:
     path = domain.root / SERVERS_FILE
     label = f"{domain.root.name}/{SERVERS_FILE}"
     problems: list[Problem] = []
-    data = read_yaml(path, label) if path.exists() else {"powers": {}}
+    data = read_yaml(path, label, root=domain.root.parent) if path.exists() else {"powers": {}}
     raw = data.get("powers") if isinstance(data, dict) else None
     if not isinstance(raw, dict):
         raise LexiconError([Problem(label, 1, "must have a top-level 'powers:' mapping of power name -> server and tools")])
