@@ -498,3 +498,37 @@ def test_cli_dates_uses_the_domain_fiscal_label():
                           "--domain", "cfo"], capture_output=True, text=True, cwd=REPO, check=True)
     got = json.loads(out.stdout)
     assert (got[0]["start"], got[0]["end"]) == ("2024-04-01", "2025-03-31")
+
+
+# ---------------------------------------------------------------- letters case-folding changes (issue 23)
+
+# Under the patterns' case-insensitive comparison these equal a plain letter, while lower() keeps
+# them apart: dotless ı and dotted İ (Turkish), long ſ, the Kelvin sign.
+_FOLDED = {"i": ("ı", "İ"), "s": ("ſ",), "k": ("\u212a",)}
+
+
+def _date_words(lexicon: DateLexicon) -> list[str]:
+    tables = (lexicon._phrase_rule, lexicon._unit_of, lexicon._month_of, lexicon._weekday_of,
+              lexicon._number_value, lexicon._ordinal_value, *lexicon._modifier_of.values())
+    return sorted({w for t in tables for w in t if any(c in w for c in _FOLDED)})
+
+
+@pytest.mark.parametrize("template", ["{w}", "Q1 {w}", "last 3 {w}", "{w} 2025", "invoices {w} please"])
+def test_a_date_word_spelt_with_folded_letters_reads_like_the_plain_word(lexicon, template):
+    """'Q1 Frı' raised KeyError in every domain: the pattern matched, the table look-up did not."""
+    words = _date_words(lexicon)
+    assert len(words) > 30
+    for word in words:
+        plain = [summary(r) for r in find_dates(template.format(w=word), today=TODAY, lexicon=lexicon)]
+        for letter, variants in _FOLDED.items():
+            for variant in variants:
+                text = template.format(w=word.replace(letter, variant))
+                got = [summary(r) for r in find_dates(text, today=TODAY, lexicon=lexicon)]
+                assert got == plain, (text, got, plain)
+
+
+@given(st.text(alphabet=st.sampled_from(list("friday sat monk Q1 last 3 ıİſ\u212aK-")), max_size=30))
+@hsettings(max_examples=300, deadline=None)
+def test_folded_letters_never_crash_the_date_finder(lexicon, text):
+    for r in find_dates(text, today=TODAY, lexicon=lexicon):
+        assert r.to_dict()["text"]

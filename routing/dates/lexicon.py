@@ -289,6 +289,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
         for words in roles.values():
             self._vocabulary.update(words)
         self._vocabulary.update(self._joiners)
+        self._spelled_words = {w: w for w in (*self._number_value, *self._scale_value, *self._teen_value, *self._joiners)}
         for _, _, _, _, single in languages:
             self._vocabulary.update(single)
         self._single_words = {w for _, _, _, _, single in languages for w in single}

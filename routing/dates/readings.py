@@ -19,14 +19,34 @@ from routing.dates.ranges import (
 from routing.dates.types import _BLOCKED, _MAX_DIGITS, DateRange, _norm
 
 
+_ABSENT = object()
+
+
 class RangeReadings:
     """Builders: each takes a match and returns a DateRange, or None to drop it (mixed into DateLexicon)."""
+
+    @staticmethod
+    def _word(table: dict, text: str, default=_ABSENT):
+        """The table's value for a matched word. The patterns compare case-insensitively, and under
+        that comparison letters such as dotless 'ı', dotted 'İ' or long 'ſ' equal 'i' and 's' while
+        lower() keeps them apart: a word the plain look-up misses is found by the patterns' own
+        comparison, so whatever a pattern matched is read."""
+        key = _norm(text)
+        if key in table:
+            return table[key]
+        raw = " ".join(text.split())
+        for word, value in table.items():
+            if re.fullmatch(re.escape(word), raw, re.IGNORECASE):
+                return value
+        if default is _ABSENT:
+            raise KeyError(key)
+        return default
 
     # ----------------------------------------------------------------------------------------
     # Builders: each takes the match and returns a DateRange, or None to drop the match
 
     def _build_phrase(self, ctx: "_Context", m: re.Match) -> DateRange:
-        rule = self._phrase_rule[_norm(m.group("phrase"))]
+        rule = self._word(self._phrase_rule, m.group("phrase"))
         t = ctx.today
         if rule == "today":
             return ctx.calendar(m, rule, t, t)
@@ -44,8 +64,8 @@ class RangeReadings:
         modifier_of = self._modifier_of[code]
 
         def build(ctx: _Context, m: re.Match) -> DateRange:
-            mod = modifier_of[_norm(m.group("mod"))]
-            unit = self._unit_of[_norm(m.group("unit"))]
+            mod = self._word(modifier_of, m.group("mod"))
+            unit = self._word(self._unit_of, m.group("unit"))
             return ctx.relative(m, mod, unit)
         return build
 
@@ -57,8 +77,8 @@ class RangeReadings:
 
         def build(ctx: _Context, m: re.Match) -> DateRange:
             t = ctx.today
-            day = self._weekday_of[_norm(m.group("wday"))]
-            mod = modifier_of.get(_norm(m.group("wmod"))) if m.groupdict().get("wmod") else None
+            day = self._word(self._weekday_of, m.group("wday"))
+            mod = self._word(modifier_of, m.group("wmod"), None) if m.groupdict().get("wmod") else None
             if mod is None:
                 back = -((t.weekday() - day) % 7)
                 return ctx.day_span(m, "weekday", back, back)
@@ -68,7 +88,7 @@ class RangeReadings:
         return build
 
     def _build_single(self, ctx: "_Context", m: re.Match) -> DateRange:
-        return ctx.rolling(m, self._unit_of[_norm(m.group("unit"))], 1, future=False)
+        return ctx.rolling(m, self._word(self._unit_of, m.group("unit")), 1, future=False)
 
     def _build_fiscal_alone(self, ctx: "_Context", m: re.Match) -> DateRange:
         return ctx.relative(m, "this", "fiscal_year")
@@ -76,9 +96,9 @@ class RangeReadings:
     def _build_rolling(self, ctx: "_Context", m: re.Match) -> DateRange | None:
         groups = m.groupdict()
         if groups.get("oneunit"):
-            unit, count = self._one_unit_of[_norm(groups["oneunit"])], 1
+            unit, count = self._word(self._one_unit_of, groups["oneunit"]), 1
         else:
-            unit = self._unit_of[_norm(groups["unit"])]
+            unit = self._word(self._unit_of, groups["unit"])
             if groups["digits"] is not None:
                 digits = groups["digits"].lstrip("0") or "0"
                 count = int(digits) if len(digits) <= _MAX_DIGITS else 10 ** _MAX_DIGITS
@@ -91,7 +111,7 @@ class RangeReadings:
 
     def _parse_number(self, words: str) -> int | None:
         """Number words to a value: "dua puluh lima" 25, "one hundred and five" 105."""
-        tokens = re.split(r"[\s-]+", words.lower().strip())
+        tokens = [self._word(self._spelled_words, t, t.lower()) for t in re.split(r"[\s-]+", words.strip())]
         total = group = pending = 0
         after_scale = False
         for token in tokens:
@@ -137,7 +157,7 @@ class RangeReadings:
         if groups.get("qr") is not None:
             return self._roman[groups["qr"].lower()]
         if groups.get("qo") is not None:
-            return self._ordinal_value[_norm(groups["qo"])]
+            return self._word(self._ordinal_value, groups["qo"])
         return None
 
     def _relative_year(self, ctx: "_Context", m: re.Match) -> int | None:
@@ -145,7 +165,7 @@ class RangeReadings:
         phrase = m.groupdict().get("ry")
         if phrase is None:
             return None
-        return ctx.today.year + {"this": 0, "last": -1, "next": 1}[self._year_phrase_of[_norm(phrase)]]
+        return ctx.today.year + {"this": 0, "last": -1, "next": 1}[self._word(self._year_phrase_of, phrase)]
 
     def _build_quarter(self, ctx: "_Context", m: re.Match) -> DateRange:
         number = self._quarter_number(m)
@@ -187,7 +207,7 @@ class RangeReadings:
 
     def _month_day(self, ctx: "_Context", m: re.Match, rule: str, year: int) -> DateRange:
         """The month in group mm (and the day in md, if any) of `year`."""
-        month = self._month_of[_norm(m.group("mm").rstrip("."))]
+        month = self._word(self._month_of, m.group("mm").rstrip("."))
         day = m.groupdict().get("md")
         if day is None:
             return ctx.calendar(m, rule, date(year, month, 1), _month_end(year, month))
@@ -205,8 +225,8 @@ class RangeReadings:
         modifier_of = self._month_modifier_of[code]
 
         def build(ctx: _Context, m: re.Match) -> DateRange:
-            mod = modifier_of[_norm(m.group("mmod"))]
-            month = self._month_of[_norm(m.group("mm").rstrip("."))]
+            mod = self._word(modifier_of, m.group("mmod"))
+            month = self._word(self._month_of, m.group("mm").rstrip("."))
             t = ctx.today
             if mod == "this":
                 year = t.year
@@ -218,7 +238,7 @@ class RangeReadings:
         return build
 
     def _build_since(self, ctx: "_Context", m: re.Match) -> DateRange:
-        month = self._month_of[_norm(m.group("mm").rstrip("."))]
+        month = self._word(self._month_of, m.group("mm").rstrip("."))
         year = int(m.group("my")) if m.group("my") else self._relative_year(ctx, m)
         day = m.group("md")
         if year is None:
@@ -237,14 +257,14 @@ class RangeReadings:
         return ctx.calendar(m, "since_month", start, ctx.today)
 
     def _build_week_of_month(self, ctx: "_Context", m: re.Match) -> DateRange:
-        month = self._month_of[_norm(m.group("mm").rstrip("."))]
+        month = self._word(self._month_of, m.group("mm").rstrip("."))
         year = int(m.group("my")) if m.group("my") else self._relative_year(ctx, m)
         if year is None:
             year = ctx.latest_month_year(month)
         if year < 1:
             return ctx.unresolved(m, "week_of_month", self.message("before_calendar", text=m.group(0)))
         digits = m.group("wd") or m.group("wx")
-        n = int(digits) if digits else self._ordinal_value[_norm(m.group("wo"))]
+        n = int(digits) if digits else self._word(self._ordinal_value, m.group("wo"))
         last = _month_end(year, month).day
         if not 1 <= 7 * n - 6 <= last:
             return ctx.unresolved(m, "week_of_month", self.message("bad_week_of_month", text=m.group(0)))
@@ -265,7 +285,7 @@ class RangeReadings:
         month_text = found.get("m") or found.get("n")
         month = None
         if "m" in found:
-            month = self._month_of[_norm(found["m"].rstrip("."))]
+            month = self._word(self._month_of, found["m"].rstrip("."))
         elif "n" in found:
             month = int(found["n"])
         return _Point(
