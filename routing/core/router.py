@@ -205,7 +205,11 @@ class Router:
             if not 0.0 <= number <= 1.0:  # also refuses NaN
                 raise ValueError(f"threshold {k} must be between 0 and 1, not {v!r}")
             values[k] = number
-        return replace(self.thresholds, **values)
+        merged = replace(self.thresholds, **values)
+        if not merged.low <= merged.medium <= merged.high:  # a tier band turned inside out means nothing
+            raise ValueError(f"thresholds must satisfy low <= medium <= high; with the domain's own for those not given "
+                             f"they are low {merged.low:g}, medium {merged.medium:g}, high {merged.high:g}")
+        return merged
 
     def _matches(self, scored: list[Scored], status: Status, a: QueryAnalysis, th: Thresholds) -> list[Match]:
         if status in (Status.NOT_FOUND, Status.NEEDS_CLARIFICATION):
@@ -319,7 +323,7 @@ def classify(scored: list[Scored], a: QueryAnalysis, th: Thresholds) -> Status:
     says_what = a.concepts or a.literals or a.dates or any(u.role == "number" for u in a.units)
     if (a.vague and not a.concepts or a.actions and not says_what) and top < th.medium:
         return Status.NEEDS_CLARIFICATION
-    if top < th.low:
+    if top < th.low or top <= 0.0:  # a candidate that scored nothing is no candidate, whatever the bands say
         return Status.NOT_FOUND
     # Compared at the 4 decimals confidences are reported with: 0.95 - 0.85 is 0.0999999... in floats.
     if top >= th.high and round(top - second, 4) >= round(th.margin, 4):

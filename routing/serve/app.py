@@ -38,6 +38,22 @@ DEFAULT_DOMAIN = "accounting"
 THRESHOLDS = {"high", "medium", "low", "margin"}
 
 
+MAX_NESTING = 32  # a request is a flat object with small maps inside; deeper is not a request
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (iterative: no recursion to exhaust)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, level)
+            if level > MAX_NESTING:
+                return level
+            stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
 class BadRequest(Exception):
     def __init__(self, status: int, code: str, message: str):
         super().__init__(message)
@@ -67,6 +83,10 @@ def create_app(root: Path | str = DEFAULT_LEXICON_ROOT, *, llm_client_factory=No
     async def _http(_request, exc: StarletteHTTPException):
         return _error(exc.status_code, BAD_ARGUMENTS if exc.status_code < 500 else "INTERNAL", str(exc.detail))
 
+    @app.exception_handler(Exception)
+    async def _internal(_request, exc: Exception):  # a bug, still answered in the contract's shape
+        return _error(500, "INTERNAL", f"the router failed on this request ({type(exc).__name__}); it is a bug, please report it")
+
     @app.get("/healthz")
     async def healthz():
         return {"ok": True, "domains": len(registry.domains())}
@@ -89,6 +109,10 @@ def create_app(root: Path | str = DEFAULT_LEXICON_ROOT, *, llm_client_factory=No
             data = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             raise BadRequest(400, BAD_ARGUMENTS, f"the body must be a JSON object: {exc}") from None
+        except RecursionError:
+            raise BadRequest(400, BAD_ARGUMENTS, f"the body is nested more than {MAX_NESTING} levels deep") from None
+        if _depth(data) > MAX_NESTING:
+            raise BadRequest(400, BAD_ARGUMENTS, f"the body is nested more than {MAX_NESTING} levels deep")
         if not isinstance(data, dict):
             raise BadRequest(400, BAD_ARGUMENTS, 'the body must be a JSON object, e.g. {"query": "outstanding invoices"}')
         unknown = sorted(set(data) - FIELDS)

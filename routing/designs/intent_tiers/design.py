@@ -134,10 +134,13 @@ class IntentTiersRouter(DomainDesign):
         ctx = dict(context or {})
         depth = ctx.get("max_depth") or "L2"
         mode = ctx.get("data_mode") or str(self.domain.settings.extra.get("data_mode") or "replay")
-        if depth not in DEPTHS:
+        if not isinstance(depth, str) or depth not in DEPTHS:
             raise ValueError(f"max_depth must be L1 or L2, not {depth!r}")
-        if mode not in DATA_MODES:
+        if not isinstance(mode, str) or mode not in DATA_MODES:
             raise ValueError(f"data_mode must be live or replay, not {mode!r}")
+        ids = ctx.get("player_ids")
+        if ids is not None and (not isinstance(ids, (list, tuple)) or not all(isinstance(i, str) for i in ids)):
+            raise ValueError(f"context player_ids must be a list of player ids (text), not {str(ids)[:60]!r}")
         ctx["max_depth"], ctx["data_mode"] = depth, mode
         return ctx
 
