@@ -266,3 +266,43 @@ def test_each_path_sends_its_own_prompt(cfo, fake, today):
         sent = fake.requests[-1]["messages"][0]
         assert sent["role"] == "system" and sent["content"] == prompts[key], query
         assert all(w in sent["content"] for w in words), (key, words)
+
+
+# ---------------------------------------------------------------- hardening round 3 (issue 23)
+
+
+def test_a_retry_after_beyond_what_is_left_says_what_was_left(cfo, fake, today):
+    fake.behaviour, fake.retry_after_s, fake.retry_after_times = "retry_after", 120, 5
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url, retries=2, timeout=1))
+    message = result.error.message
+    assert "were left of the call's 3 s bound" in message and "beyond" not in message, message
+
+
+def test_credentials_in_the_endpoint_url_are_never_shown(cfo, fake, today):
+    url = fake.url.replace("http://", "http://alice:hunter2@")
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(url))
+    shown = json.dumps(result.to_dict())
+    assert "hunter2" not in shown and "alice" not in shown
+    assert result.llm["endpoint"] == fake.url.replace("http://", "http://***@")
+    refused = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(refused_url().replace("http://", "http://bob:pw9@"), retries=0))
+    assert refused.error.code == "UPSTREAM_DOWN" and "pw9" not in json.dumps(refused.to_dict())
+
+
+def test_an_abandoned_request_stops_its_llm_call_and_tries_no_more(cfo, fake, today):
+    """An SSE client that leaves sets the client's cancel event: the attempt in flight is dropped
+    and no retry follows (it used to run timeout x attempts with nobody listening)."""
+    import threading
+
+    fake.behaviour, fake.delay_s = "slow", 3.0
+    cancel = threading.Event()
+    client = LLMClient(LLMConfig(api_key=SECRET, base_url=fake.url, timeout_s=2, max_retries=2, backoff_s=0.01), cancel=cancel)
+    threading.Timer(0.5, cancel.set).start()
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client)
+    assert result.error.code == "UPSTREAM_DOWN" and "abandoned" in result.error.message
+    assert len(fake.requests) == 1 and result.llm["attempts"] == 1
+
+
+def test_the_first_attempt_is_always_made(cfo, fake, today):
+    """Loading the SDK is not the endpoint's time: even the smallest timeout gets one attempt."""
+    result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url, retries=0, timeout=0.1))
+    assert result.llm["attempts"] == 1 and "no attempt made" not in json.dumps(result.to_dict())

@@ -68,8 +68,19 @@ class LLMConfig:
 
     @property
     def endpoint(self) -> str:
-        """Where requests go, for display (never the key)."""
-        return self.base_url or "https://api.openai.com/v1 (the SDK default)"
+        """Where requests go, for display: never the key, never a user:password@ of the URL."""
+        return _without_userinfo(self.base_url) if self.base_url else "https://api.openai.com/v1 (the SDK default)"
+
+
+def _without_userinfo(url: str) -> str:
+    """The URL with any user:password@ part replaced by ***@ (OPENAI_BASE_URL may carry credentials)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        scheme, rest = "", url
+    host, slash, path = rest.partition("/")
+    if "@" in host:
+        host = "***@" + host.rpartition("@")[2]
+    return f"{scheme}{sep}{host}{slash}{path}"
 
 
 def _bounded_seconds(value: str | None, default: float) -> float:
@@ -138,8 +149,11 @@ class LLMReply:
 class LLMClient:
     """Chat completions with a timeout and a bounded retry; the SDK's own retries are off."""
 
-    def __init__(self, config: LLMConfig | None = None):
+    def __init__(self, config: LLMConfig | None = None, *, cancel: threading.Event | None = None):
         self.config = config or LLMConfig.from_env()
+        # Set by whoever asked (an SSE stream whose client left): the call in flight is dropped and
+        # no further attempt is made.
+        self.cancel = cancel
 
     def __repr__(self) -> str:
         return f"LLMClient(endpoint={self.config.endpoint!r})"
@@ -155,21 +169,24 @@ class LLMClient:
                 model=request.model,
                 reason="No LLM endpoint is configured: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server.",
             )
-        started = time.perf_counter()
         try:
-            import openai
+            import openai  # imported before the clock starts: loading the SDK is not the endpoint's time
         except ImportError:
             return LLMReply(ok=False, model=request.model, reason="The openai package is not installed.")
+        started = time.perf_counter()
         max_attempts = max(0, cfg.max_retries) + 1
         deadline = started + cfg.timeout_s * max_attempts
         attempts = 0
         reason, status = "no attempt made", None
         body = request.to_dict()
         while attempts < max_attempts:
-            attempts += 1
             budget = min(cfg.timeout_s, deadline - time.perf_counter())
             if budget <= 0:
                 break
+            if self.cancel is not None and self.cancel.is_set():
+                reason = "The request was abandoned (its client left) before the LLM answered."
+                break
+            attempts += 1
             wait_hint: float | None = None
             try:
                 response = self._attempt(openai, body, budget)
@@ -177,6 +194,9 @@ class LLMClient:
                 reason, status, retry = f"The LLM endpoint did not answer within {cfg.timeout_s:g} s.", None, True
             except _Deadline:
                 reason, status, retry = f"The LLM endpoint did not answer within {cfg.timeout_s:g} s (its wall-clock limit per attempt).", None, True
+            except _Cancelled:
+                reason, status = "The request was abandoned (its client left) before the LLM answered; the call was stopped.", None
+                break
             except openai.APIConnectionError as exc:
                 reason, status, retry = f"Could not connect to the LLM endpoint ({self._clean(exc)}).", None, True
             except openai.APIStatusError as exc:
@@ -199,7 +219,9 @@ class LLMClient:
                 pause = max(pause, wait_hint)
             left = deadline - time.perf_counter()
             if pause >= left:
-                reason = f"{reason} (the server asked to wait {pause:g} s, beyond the call's {cfg.timeout_s * max_attempts:g} s bound)" if wait_hint else reason
+                if wait_hint:
+                    reason = (f"{reason} (the server asked to wait {pause:g} s; only {max(left, 0):.1f} s were left "
+                              f"of the call's {cfg.timeout_s * max_attempts:g} s bound)")
                 break
             time.sleep(pause)
         if attempts > 1:
@@ -226,12 +248,18 @@ class LLMClient:
                 done.set()
 
         threading.Thread(target=call, name="llm-attempt", daemon=True).start()
-        if not done.wait(budget):
+        end = time.perf_counter() + budget
+        cancelled = False
+        while not done.wait(min(0.05, max(end - time.perf_counter(), 0)) if self.cancel is not None else budget):
+            cancelled = self.cancel is not None and self.cancel.is_set()
+            if cancelled or time.perf_counter() >= end:
+                break
+        if not done.is_set():
             try:
                 client.close()  # drops the connection; the thread then ends with an error nobody reads
             except Exception:  # noqa: BLE001
                 pass
-            raise _Deadline()
+            raise _Cancelled() if cancelled else _Deadline()
         if "error" in box:
             raise box["error"]
         return box["response"]
@@ -297,12 +325,20 @@ class LLMClient:
         return value
 
     def _clean(self, value: Any) -> str:
-        """A message safe to show: the key masked, the length bounded."""
-        return self._mask(str(value))[:300]
+        """A message safe to show: the key and the endpoint's credentials masked, the length bounded."""
+        text = self._mask(str(value))
+        base = self.config.base_url
+        if base and base != self.config.endpoint and base in text:
+            text = text.replace(base, self.config.endpoint)
+        return text[:300]
 
 
 class _Deadline(Exception):
     """An attempt ran past its wall-clock budget."""
+
+
+class _Cancelled(Exception):
+    """Whoever asked for the call is gone."""
 
 
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})")

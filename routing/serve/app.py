@@ -153,7 +153,7 @@ def create_app(root: Path | str = DEFAULT_LEXICON_ROOT, *, llm_client_factory=No
             raise BadRequest(400, BAD_ARGUMENTS, "llm must be true or false")
         return router, today, thresholds, context or None
 
-    def _run(router, data: dict, today, thresholds, context, on_event=None) -> dict:
+    def _run(router, data: dict, today, thresholds, context, on_event=None, cancel: threading.Event | None = None) -> dict:
         kwargs = {"on_event": on_event} if on_event is not None and "on_event" in inspect.signature(router.route).parameters else {}
         try:
             result = router.route(data.get("query"), today=today, thresholds=thresholds, context=context, **kwargs)
@@ -164,7 +164,11 @@ def create_app(root: Path | str = DEFAULT_LEXICON_ROOT, *, llm_client_factory=No
             if run_llm is None:
                 raise BadRequest(400, BAD_ARGUMENTS, f"the {router.design} design has no LLM path")
             printed = len(result.events)
-            client = llm_client_factory() if llm_client_factory else None
+            from routing.paths.llm import LLMClient
+
+            client = llm_client_factory() if llm_client_factory else LLMClient()
+            if cancel is not None and hasattr(client, "cancel"):
+                client.cancel = cancel  # a stream whose client left stops its LLM call
             result = run_llm(result, client=client)
             if on_event is not None:
                 for event in result.events[printed:]:
@@ -199,7 +203,7 @@ def create_app(root: Path | str = DEFAULT_LEXICON_ROOT, *, llm_client_factory=No
 
         def work() -> None:
             try:
-                out = _run(router, data, today, thresholds, context, on_event)
+                out = _run(router, data, today, thresholds, context, on_event, cancel=gone)
                 item: tuple[str, Any] = ("result", out)
             except BadRequest as exc:
                 item = ("error", {"error": {"code": exc.code, "message": exc.message}})
