@@ -141,11 +141,10 @@ def test_a_client_that_leaves_mid_stream_does_not_hurt_the_server(server, fake):
     with httpx.stream("POST", f"{base}/route/stream", json=body, timeout=10) as r:
         first = next(r.iter_lines())
         assert first == "event: route_started"
-    # Left while the (slow) LLM call was under way.
-    deadline = time.monotonic() + 10
-    while len(fake.requests) == before and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(fake.requests) == before + 1
+    # Left while the (slow) LLM call was starting: the call is dropped (issue 23), at most the one in
+    # flight reached the endpoint.
+    time.sleep(1.0)
+    assert len(fake.requests) - before <= 1
     assert proc.poll() is None
     again = httpx.post(f"{base}/route", json={"query": "gst summary", "domain": "cfo", "today": TODAY}, timeout=10)
     assert again.status_code == 200 and again.json()["status"] in ("activated", "multiple_matches")
