@@ -62,3 +62,23 @@ def test_filesystem_stays_in_the_sandbox(tmp_path):
     (box / "link.txt").symlink_to(outside)
     with pytest.raises(ToolError, match="outside the sandbox"):
         call(filesystem_server.build(box), "read_file", {"path": "link.txt"})
+
+
+def test_filesystem_search_stays_in_the_sandbox_too(tmp_path):
+    """search_files followed a link out and returned /etc/passwd (read_file refused the same path)."""
+    import os
+
+    outside = tmp_path / "secret.txt"
+    outside.write_text("root:x:0:0 the secret line\n")
+    away = tmp_path / "away"
+    away.mkdir()
+    (away / "more.txt").write_text("root: another secret\n")
+    box = tmp_path / "box"
+    box.mkdir()
+    (box / "mine.txt").write_text("root of my own notes\n")
+    (box / "link.txt").symlink_to(outside)
+    (box / "passwd").symlink_to("/etc/passwd")
+    (box / "dir-link").symlink_to(away, target_is_directory=True)
+    os.mkfifo(box / "pipe")  # reading it would block forever
+    hits = call(filesystem_server.build(box), "search_files", {"text": "root"})["hits"]
+    assert [h["path"] for h in hits] == ["mine.txt"], hits

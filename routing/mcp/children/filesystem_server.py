@@ -5,6 +5,8 @@ Every path is resolved (symlinks followed) and must stay inside the root; nothin
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 from pathlib import Path
 
 from mcp.server.mcpserver import MCPServer
@@ -15,6 +17,26 @@ MAX_HITS = 100
 MAX_FILES = 2000
 
 
+def _inside(target: Path, root: Path) -> bool:
+    return target == root or root in target.parents
+
+
+def _head(path: Path, limit: int) -> bytes | None:
+    """At most `limit` bytes of a regular file (None for a FIFO, device or folder), never blocking."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def build(root: Path) -> MCPServer:
     root = root.resolve()
     server = MCPServer("filesystem", instructions=f"Read-only files under the sandbox folder {root.name}.")
@@ -23,7 +45,7 @@ def build(root: Path) -> MCPServer:
         if not isinstance(relative, str):
             raise ToolError("path must be text, relative to the sandbox root.")
         target = (root / relative.strip().lstrip("/")).resolve()
-        if target != root and root not in target.parents:
+        if not _inside(target, root):
             raise ToolError(f"{relative!r} is outside the sandbox; paths are relative to its root.")
         return target
 
@@ -47,7 +69,9 @@ def build(root: Path) -> MCPServer:
         target = inside(path)
         if not target.is_file():
             raise ToolError(f"{path!r} is not a file in the sandbox; use list_directory to see what is there.")
-        data = target.read_bytes()[: MAX_READ + 1]
+        data = _head(target, MAX_READ + 1)
+        if data is None:
+            raise ToolError(f"{path!r} is not a regular file; only files can be read.")
         return {"path": rel(target), "text": data[:MAX_READ].decode("utf-8", errors="replace"), "truncated": len(data) > MAX_READ}
 
     @server.tool()
@@ -57,12 +81,16 @@ def build(root: Path) -> MCPServer:
         if not needle:
             raise ToolError("text is empty: say what to look for.")
         hits = []
-        for i, f in enumerate(sorted(p for p in root.rglob("*") if p.is_file())):
+        # The same walls as read_file: a link whose target lies outside the sandbox is skipped (it
+        # returned /etc/passwd), and so is anything that is not a regular file (a FIFO would hang).
+        files = (p for p in root.rglob("*") if _inside(p.resolve(), root) and p.is_file())
+        for i, f in enumerate(sorted(files)):
             if i >= MAX_FILES or len(hits) >= MAX_HITS:
                 break
+            data = _head(f.resolve(), MAX_READ)
             try:
-                lines = f.read_text(encoding="utf-8").splitlines()
-            except (UnicodeDecodeError, OSError):
+                lines = data.decode("utf-8").splitlines() if data is not None else []
+            except UnicodeDecodeError:
                 continue
             hits += [{"path": rel(f), "line": n, "text": line.strip()} for n, line in enumerate(lines, 1) if needle in line.casefold()]
         return {"text": text, "hits": hits[:MAX_HITS], "truncated": len(hits) > MAX_HITS}
