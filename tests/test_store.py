@@ -341,3 +341,29 @@ def test_a_domain_name_that_is_a_path_is_refused_before_any_file_is_read(lex, na
     assert not [p for p in opened if "evil" in str(p) or str(p).startswith("/etc")]
     with pytest.raises(store.EditRejected):
         store.read_file(name, "synonyms.yaml", lex)
+
+
+# ---------------------------------------------------------------- words with digits (issue 23)
+
+
+def test_a_saved_variant_with_digits_is_read_as_that_term_not_as_an_id(lex):
+    """add-synonym saved 'zvar32x0' and routing then read it as a record id: a word of letters and
+    digits that the lexicon names is now read as its term."""
+    assert store.add_synonym("accounting", "invoice", "zvar32x0", root=lex).status == "saved"
+    router = Router(load_domain("accounting", lex))
+    result = router.route("daftar zvar32x0", today=TODAY)
+    assert result.top.name == "invoice_list" and "zvar32x0" not in str(result.top.suggested_params)
+
+
+def test_shipped_terms_with_digits_route_as_their_terms():
+    from routing import load_router
+
+    assert load_router("cfo").route("gstr3b summary", today=TODAY).top.name == "gst_summary"
+    assert load_router("powers").route("ga4 report", today=TODAY).top.name == "analytics"
+
+
+def test_a_variant_of_digits_only_is_refused_with_the_reason(lex):
+    before = _bytes(lex, "synonyms.yaml")
+    with pytest.raises(store.EditRejected, match="no letter"):
+        store.add_synonym("accounting", "invoice", "12345", root=lex)
+    assert _bytes(lex, "synonyms.yaml") == before

@@ -18,6 +18,12 @@ class Unit:
     kinds: tuple[tuple[str, float], ...] = ()
 
 
+def _known_word_with_letters(index, word: str) -> bool:
+    """A word of letters and digits the lexicon names ("gstr3b", "ec2", "s3"): read as that term, not
+    as a number or record id (only words the domain does not know are read as ids)."""
+    return ((word,) in index.phrases or word in index.phrase_firsts) and any(ch.isalpha() for ch in word)
+
+
 def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
     units: list[Unit] = []
     i = 0
@@ -37,7 +43,7 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             units.append(Unit("literal", address, address, i, j))
             i = j
             continue
-        if tokens[i].is_number:
+        if tokens[i].is_number and not _known_word_with_letters(index, tokens[i].text):
             j = amount_end(tokens, i, text)
             if j > i + 1:
                 # "2,500,000" / "1.750.000": digit groups of three make an amount, not a record

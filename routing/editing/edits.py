@@ -119,6 +119,9 @@ def synonym_problem(table: dict[str, list[str]], canonical: str, variant: str) -
         return "the variant is empty (it needs at least one letter or digit)"
     if canonical not in table:
         return f"unknown canonical term {canonical!r}; known terms: {', '.join(table) or 'none'}"
+    if all(not any(ch.isalpha() for ch in w) for w in words(variant)):
+        return (f"{variant!r} has no letter: routing reads a word of digits as a number (an amount, a record id), "
+                f"never as a synonym; add a variant with letters in it")
     owner = _owner_of(table, variant)
     if owner == canonical:
         return f"{variant!r} is already a variant of {canonical!r}"
