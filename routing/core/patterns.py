@@ -9,7 +9,9 @@ character in common. `(a+)+`, `(q|q)+$`, `(k|kk)+$`, `(.|.)+$`, `(\\w+\\s?)+` ar
 `(\\d+,)+`, `(ab|ac)+`, `\\b(uang|cash)\\b.{0,20}` pass. A repeated part that can match nothing
 (`(a?)*`) is refused too, and so are more than two open-ended repeats in a row that can take the
 same characters (`.*a.*b.*c`: polynomial time of degree three on a 1,000-character query).
-Possessive repeats and atomic groups never backtrack and pass.
+Possessive repeats and atomic groups are judged like any other part: they do not backtrack, but
+the `regex` module does not look at its time limit inside them either, so `(a+)++$` and
+`(?>a+)+$` ran ~150 ms per query against a 10 ms limit; both are refused.
 
 At route time every regex runs under a timeout (the `regex` module supports one), and the
 regexes of one query share one time budget (RegexBudget): whatever slips through costs a query a
@@ -214,7 +216,7 @@ class _Checker:
                                 raise _Unsafe("repeats a choice whose alternatives can match the same text (like (a|a)+ or (k|kk)+)")
                 for alt in alts:
                     self.seq(alt, after, in_repeat)
-            elif op in _REPEATS:
+            elif op in _REPEATS or op is C.POSSESSIVE_REPEAT:
                 lo, hi, body = av
                 body = list(body)
                 repeating = hi > 1
@@ -229,12 +231,14 @@ class _Checker:
                 self.seq(body, inner, in_repeat or repeating)
             elif op is C.SUBPATTERN:
                 self.seq(list(av[3]), after, in_repeat)
+            elif op is C.ATOMIC_GROUP:
+                self.seq(list(av), after, in_repeat)
             elif op is C.GROUPREF_EXISTS:
                 _group, yes, no = av
                 self.seq(list(yes), after, in_repeat)
                 if no:
                     self.seq(list(no), after, in_repeat)
-            # atomic groups, possessive repeats, look-arounds: no backtracking into them
+            # look-arounds: they match no character of their own
 
 
 def _category(cat, ch: str) -> bool:
