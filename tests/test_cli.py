@@ -146,3 +146,23 @@ def test_a_request_option_the_design_does_not_read_is_a_bad_argument():
     ok = subprocess.run([sys.executable, "-m", "routing", "route", "how is Marco Diaz doing", "--domain", "football", "--max-depth", "L1"],
                         cwd=ROOT, capture_output=True, text=True)
     assert ok.returncode == 0 and json.loads(ok.stdout)["depth"] == "L1"
+
+
+def test_dates_batch_answers_every_line_and_exits_2_when_one_was_bad():
+    """It stopped at the first bad line and lost the rest (issue 23); now like `batch`, in place."""
+    proc = subprocess.run([sys.executable, "-m", "routing", "dates", "--batch"], capture_output=True, cwd=ROOT,
+                          input=b"2026-01-22\tlast week\nno tab here\n2026-01-22\tQ1 Fr\xc4\xb1\n\xff\xfe\tx\n2026-01-22\tyesterday\n")
+    lines = [json.loads(x) for x in proc.stdout.decode("utf-8").splitlines()]
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr.decode()
+    assert len(lines) == 5
+    assert lines[0][0]["start"] == "2026-01-12" and lines[4][0]["rule"] == "yesterday"
+    assert lines[1]["error"]["code"] == "BAD_ARGUMENTS" and lines[1]["line"] == 2
+    assert [r["rule"] for r in lines[2]] == ["quarter", "weekday"]  # 'Frı' read as Friday
+    assert lines[3]["line"] == 4 and "UTF-8" in lines[3]["error"]["message"]
+
+
+def test_route_with_a_folded_letter_date_word_answers_in_every_domain():
+    for domain in ("accounting", "cfo", "football", "factory", "powers"):
+        proc = run("route", "Q1 Frı İnvoices", "--domain", domain, "--today", "2026-01-22")
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, (domain, proc.stderr[-500:])
+        assert json.loads(proc.stdout)["status"]
