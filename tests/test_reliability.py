@@ -144,3 +144,26 @@ def test_the_script_prints_a_summary_table(capsys):
     assert reliability.main(["--only", "regex"]) == 0
     out = capsys.readouterr().out
     assert "| check" in out and "random regexes through the guard" in out and "| yes |" in out
+
+
+# ---------------------------------------------------------------- issue 23 rows
+
+
+def test_lexicon_walls_hold_and_the_watch_sees_ordinary_reads(tmp_path):
+    rows = reliability.run_walls(tmp_path)
+    for label, row in rows.items():
+        if row["control"]:
+            assert row["exit"] == 0 and row["outside_reads"] >= 1, (label, row)  # the instrument works
+        else:
+            assert row["exit"] == 3 and not row["hung"] and row["names_file"] and row["outside_reads"] == 0, (label, row)
+
+
+def test_random_request_bodies_never_get_a_server_error():
+    result = reliability.run_bodies(300, seed=3)
+    assert result["server_errors"] == 0 and result["unshaped"] == 0, result["examples"]
+
+
+def test_the_llm_endpoint_is_called_only_when_a_request_asks(tmp_path):
+    result = reliability.run_llm_watch(15, tmp_path)
+    assert result["asked_calls"] >= 1  # the counter sees a call that was asked for
+    assert result["unasked_calls"] == 0, result["per_domain"]
