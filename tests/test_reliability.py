@@ -141,9 +141,12 @@ def test_random_regexes_the_guard_accepts_never_take_long():
 
 
 def test_the_script_prints_a_summary_table(capsys):
-    assert reliability.main(["--only", "regex"]) == 0
+    """The table and an exit status that agrees with it (the regex row compares wall-clock time, so
+    on a loaded machine it may say NO: the unit test does not assert a time)."""
+    code = reliability.main(["--only", "regex"])
     out = capsys.readouterr().out
-    assert "| check" in out and "random regexes through the guard" in out and "| yes |" in out
+    assert "| check" in out and "random regexes through the guard" in out
+    assert code == (0 if "| NO |" not in out else 1)
 
 
 # ---------------------------------------------------------------- issue 23 rows
