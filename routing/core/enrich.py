@@ -21,6 +21,13 @@ def name_words(name: str) -> str:
     return " ".join(spaced.split()).casefold()
 
 
+# The example signal of an enriched domain: its tool documents (BM25) weigh as much as the nearest
+# entry (one entry per tool says little on its own), and the nearest entry is looked for among more
+# leaders (a catalog of thousands ties often at the cut).
+ENRICHED_TOOL_SHARE = 0.5
+ENRICHED_NEAREST_TOOLS = 30
+
+
 def enriched(domain) -> bool:
     return bool(domain.settings.extra.get("enrich"))
 
@@ -34,4 +41,8 @@ def tool_documents(tool) -> list[str]:
     if params:
         out.append(" ; ".join(params))
     seen: set[str] = set()
-    return [t for t in out if t and not (t.casefold() in seen or seen.add(t.casefold()))]
+    texts = [t for t in out if t and not (t.casefold() in seen or seen.add(t.casefold()))]
+    # Two entries per tool: what it is (name and description) and what it takes (its parameters).
+    # A word said in both counts twice in the tool's document, as it would in a TF-IDF of the text.
+    # (Measured on Seal-Tools dev: one joined entry 36.8 % / 87.2 %, three entries lower, two 36.4 % / 88.3 %.)
+    return [" ; ".join(texts[:2]), *texts[2:]] if texts else []

@@ -14,7 +14,7 @@ from datetime import date
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from routing.core.enrich import enriched, name_words, tool_documents
+from routing.core.enrich import ENRICHED_NEAREST_TOOLS, ENRICHED_TOOL_SHARE, enriched, name_words, tool_documents
 from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
 from routing.core.patterns import check_regex
@@ -250,6 +250,9 @@ class RouterIndex:
         # A tool's examples as one document say more the more of them there are: with a handful
         # per tool the nearest example carries the signal, with a hundred the tool document does.
         self.example_tool_share = avg / (avg + EXAMPLES_HALF_TRUST)
+        if enrich:  # entries derived from descriptions: see routing.core.enrich
+            self.example_tool_share = max(self.example_tool_share, ENRICHED_TOOL_SHARE)
+            self.example_nearest_tools = ENRICHED_NEAREST_TOOLS
         postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         for ti, tf in enumerate(tool_tf):
             norm_len = k1 * (1 - b + b * n_per_tool[ti] / avg)

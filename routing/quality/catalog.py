@@ -144,10 +144,12 @@ def params_from_schema(schema: Any, label: str, where: str) -> tuple[CatalogPara
         return ()
     if not isinstance(schema, dict):
         raise _problem(label, where, "the parameter schema must be an object")
-    props = schema.get("properties") or {}
+    props = schema.get("properties")
+    props = {} if props is None else props
     if not isinstance(props, dict):
         raise _problem(label, f"{where}.properties", "properties must map each parameter name to its schema")
-    required = schema.get("required") or []
+    required = schema.get("required")
+    required = [] if required is None else required
     if not isinstance(required, list):
         raise _problem(label, f"{where}.required", "required must be a list of parameter names")
     out = []
