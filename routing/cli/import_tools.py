@@ -19,7 +19,7 @@ def cmd_import_tools(args) -> int:
     except ImportProblem as exc:
         raise UsageError(str(exc)) from None
     out = result.to_dict()
-    out["next"] = f"python -m routing --lexicons {args.lexicons} query --domain {args.domain} \"...\""
+    out["next"] = f"python -m routing --lexicons {args.lexicons} route --domain {args.domain} \"...\""
     print(json.dumps(out, ensure_ascii=False, indent=2))
     return 0
 
