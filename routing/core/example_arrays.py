@@ -85,11 +85,17 @@ class ExampleArrays:
         if len(order) <= k or scores[order[k - 1]] > scores[order[k]]:
             leaders = [int(t) for t in order[:k] if scores[t] > 0]
         else:  # a tie at the cut: heapq.nlargest's choice (a stable sort), over tools in the order they were touched
-            ids = [self.tool_postings[f][0] for f in features if f in self.tool_postings]
-            flat = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
-            uniq, first = np.unique(flat, return_index=True)
-            touched = uniq[np.argsort(first, kind="stable")]
-            leaders = [int(t) for t in touched[np.argsort(-scores[touched], kind="stable")[:k]]]
+            first = np.full(self.n_tools, np.iinfo(np.int64).max, dtype=np.int64)
+            seen = 0
+            for f in features:
+                p = self.tool_postings.get(f)
+                if p is not None:
+                    ids = p[0]
+                    fresh = first[ids] == np.iinfo(np.int64).max
+                    first[ids[fresh]] = seen + np.flatnonzero(fresh)
+                    seen += len(ids)
+            cand = np.flatnonzero(scores >= scores[order[k - 1]])  # only these can be among the k best
+            leaders = [int(t) for t in cand[np.lexsort((first[cand], -scores[cand]))][:k]]
         nearest = self.nearest(words_only, leaders, qnorm)
         share = index.example_tool_share
         cosine = np.zeros(self.n_tools)
