@@ -17,7 +17,6 @@ not parse, the JSON path for a part that has the wrong shape).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
