@@ -241,3 +241,31 @@ with st.expander("Bring your own intents: import a labelled CSV as a new domain"
             with st.expander("What is wrong"):
                 for p in exc.problems[:50]:
                     st.markdown(f"- `{p.file}` line {p.line or '?'}: {p.message}")
+
+# ------------------------------------------------------------------ bring a tool catalog (issue 22)
+
+with st.expander("Bring a tool catalog: OpenAI tools, MCP tools/list or OpenAPI 3", icon=":material/handyman:"):
+    st.caption("One tool per function / operation, known by its name, description and parameters; no example questions needed.")
+    cat_up = st.file_uploader("Catalog (JSON or YAML)", type=["json", "yaml", "yml"], key="catalog_upload")
+    if cat_up is not None:
+        cat_stem = "".join(ch if ch.isalnum() else "_" for ch in Path(cat_up.name).stem.lower()).strip("_") or "catalog"
+        cat_name = st.text_input("New domain name", value=cat_stem, key="catalog_name")
+        cat_force = st.checkbox("Replace the domain if it exists", key="catalog_force")
+        if st.button("Import catalog", key="catalog_button"):
+            from routing.quality.tool_import import import_tool_catalog
+
+            try:
+                with st.spinner("Importing…"):
+                    done = import_tool_catalog(cat_up.getvalue(), cat_name.strip(), root=get_registry().root,
+                                               force=cat_force, source_label=cat_up.name)
+                st.session_state.domain = done.domain
+                st.session_state.pop(RUN_KEY, None)
+                st.session_state["import_flash"] = (f"Imported **{done.domain}** from {done.format}: {done.tools} tools, "
+                                                    f"{done.params} parameters. It is now the selected domain.")
+                st.rerun()
+            except ImportProblem as exc:
+                st.error(str(exc))
+            except LexiconError as exc:
+                st.error("The catalog does not make a valid domain.")
+                for p in exc.problems[:50]:
+                    st.markdown(f"- `{p.file}` line {p.line or '?'}: {p.message}")

@@ -42,6 +42,15 @@ def cmd_eval(args) -> int:
 def cmd_bench(args) -> int:
     from routing.quality.bench import run_bench
 
+    if args.zero_shot:
+        from routing.quality.zero_shot import run_zero_shot
+
+        try:
+            report = run_zero_shot(Path(args.lexicons), Path(args.data) if args.data else None, split=args.split, limit=args.limit)
+        except FileNotFoundError as exc:
+            raise UsageError(str(exc)) from None
+        print(json.dumps(report, indent=2))
+        return EXIT_OK
     if args.import_csv and not Path(args.import_csv).is_file():
         raise UsageError(f"no CSV at {args.import_csv}")
     print(json.dumps(run_bench(Path(args.lexicons), quick=args.quick, sizes=args.sizes, import_csv=args.import_csv), indent=2))
@@ -63,4 +72,9 @@ def register(sub) -> None:
     bn.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000], help="synthetic catalog sizes")
     bn.add_argument("--import-csv", metavar="PATH", help="also bench a labelled CSV (text,category) imported into a temporary root, "
                     "on its sibling test.csv when there is one (row imported:NAME, semantic signal on as imports have it)")
+    bn.add_argument("--zero-shot", action="store_true", help="a catalog known only by its descriptions (Seal-Tools, 4,076 tools) "
+                    "imported with import-tools and routed on its questions, beside a TF-IDF baseline")
+    bn.add_argument("--data", help="with --zero-shot: the Seal-Tools folder (default: shared/data/seal-tools beside the checkout)")
+    bn.add_argument("--split", choices=("dev", "test"), default="dev", help="with --zero-shot: which questions (default dev)")
+    bn.add_argument("--limit", type=int, default=None, help="with --zero-shot: route only the first N questions")
     bn.set_defaults(func=cmd_bench)

@@ -19,7 +19,6 @@ them scores strictly above the next; on a tie the loop's order (first touched fi
 """
 from __future__ import annotations
 
-import heapq
 from collections.abc import Mapping
 
 MIN_EXAMPLES = 1000  # below this, the loops are as fast and numpy need not be imported
@@ -75,14 +74,28 @@ class ExampleArrays:
             if p is not None:
                 scores[p[0]] += p[1]  # a tool appears once per feature: a plain indexed add
         k = index.example_nearest_tools
-        order = np.argsort(-scores, kind="stable")[: k + 1]
+        # The k+1 best in a stable order (score, then tool number), without sorting every tool.
+        if len(scores) > 4 * (k + 1):
+            part = np.argpartition(-scores, k)[: k + 1]
+            order = part[np.lexsort((part, -scores[part]))]
+        else:
+            order = np.argsort(-scores, kind="stable")[: k + 1]
         if not scores[order[0]] > 0:
             return {}
         if len(order) <= k or scores[order[k - 1]] > scores[order[k]]:
             leaders = [int(t) for t in order[:k] if scores[t] > 0]
-        else:  # a tie at the cut: heapq.nlargest's choice, over tools in the order they were touched
-            touched = dict.fromkeys(int(t) for f in features if f in self.tool_postings for t in self.tool_postings[f][0])
-            leaders = heapq.nlargest(k, touched, key=lambda t: scores[t])
+        else:  # a tie at the cut: heapq.nlargest's choice (a stable sort), over tools in the order they were touched
+            first = np.full(self.n_tools, np.iinfo(np.int64).max, dtype=np.int64)
+            seen = 0
+            for f in features:
+                p = self.tool_postings.get(f)
+                if p is not None:
+                    ids = p[0]
+                    fresh = first[ids] == np.iinfo(np.int64).max
+                    first[ids[fresh]] = seen + np.flatnonzero(fresh)
+                    seen += len(ids)
+            cand = np.flatnonzero(scores >= scores[order[k - 1]])  # only these can be among the k best
+            leaders = [int(t) for t in cand[np.lexsort((first[cand], -scores[cand]))][:k]]
         nearest = self.nearest(words_only, leaders, qnorm)
         share = index.example_tool_share
         cosine = np.zeros(self.n_tools)

@@ -14,6 +14,7 @@ from datetime import date
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from routing.core.enrich import ENRICHED_NEAREST_TOOLS, ENRICHED_TOOL_SHARE, enriched, name_words, tool_documents
 from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
 from routing.core.patterns import check_regex
@@ -153,6 +154,9 @@ class RouterIndex:
             known.update(w for w in t.name.replace("_", " ").split())
             for _, ex in t.examples:
                 known.update(words(ex))
+            if enriched(d):
+                for ex in tool_documents(t):
+                    known.update(words(ex))
         for p in d.patterns:
             if p.phrase:
                 known.update(words(p.phrase))
@@ -175,7 +179,7 @@ class RouterIndex:
                 terms[c] = 1.0
             if not t.keywords:
                 # No explicit keywords (e.g. an imported domain): the tool's name says what it is.
-                for key in self.content_keys(t.name.replace("_", " ")):
+                for key in self.content_keys(name_words(t.name) if enriched(self.domain) else t.name.replace("_", " ")):
                     terms.setdefault(key, 1.0)
             self.tool_terms.append(terms)
             for c, w in terms.items():
@@ -204,8 +208,9 @@ class RouterIndex:
         self.example_text: list[str] = []
         key_lists: list[list[str]] = []
         extra_lists: list[tuple[str, ...]] = []
+        enrich = enriched(self.domain)
         for i, t in enumerate(self.tools):
-            for _, ex in t.examples:
+            for ex in [e for _, e in t.examples] + (tool_documents(t) if enrich else []):
                 ea = self.analyze(ex, today=date(2000, 1, 1), correct=False)
                 if ea.keys or ea.extras:
                     self.example_tool.append(i)
@@ -245,6 +250,9 @@ class RouterIndex:
         # A tool's examples as one document say more the more of them there are: with a handful
         # per tool the nearest example carries the signal, with a hundred the tool document does.
         self.example_tool_share = avg / (avg + EXAMPLES_HALF_TRUST)
+        if enrich:  # entries derived from descriptions: see routing.core.enrich
+            self.example_tool_share = max(self.example_tool_share, ENRICHED_TOOL_SHARE)
+            self.example_nearest_tools = ENRICHED_NEAREST_TOOLS
         postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         for ti, tf in enumerate(tool_tf):
             norm_len = k1 * (1 - b + b * n_per_tool[ti] / avg)

@@ -10,6 +10,7 @@ from typing import Any
 
 from routing.core.calibration import NearestNegatives, apply, features, load_or_fit, negative_questions, wants_calibration
 from routing.core.clock import parse_today
+from routing.core.enrich import enriched
 from routing.core.errors import ErrorCode
 from routing.core.index import QueryAnalysis, RouterIndex
 from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
@@ -86,7 +87,30 @@ class Router:
         return next_context(result, context)
 
     def describe(self) -> dict:
-        return self.domain.describe()
+        return self.domain.describe(confidence=self.confidence_source())
+
+    def confidence_source(self) -> dict:
+        """How this domain's confidence is made: from what it knows (examples, descriptions), by
+        which signals with which weights, and whether a calibration fitted on questions maps it."""
+        d = self.domain
+        examples = sum(len(t.examples) for t in d.tools)
+        described = enriched(d)
+        if examples and described:
+            source = f"examples ({examples}) and descriptions (each tool's name, description and parameters)"
+        elif described:
+            source = "descriptions only (each tool's name, description and parameters): no example questions"
+        else:
+            source = f"examples ({examples}) and the lexicon's keywords and patterns"
+        w = d.settings.weights
+        signals = {k: v for k, v in (("keyword", w.keyword), ("pattern", w.pattern), ("action", w.action), ("example", w.example),
+                                     ("semantic", w.semantic if self.encoder is not None else 0.0),
+                                     ("learned", w.learned if self.learned is not None else 0.0)) if v > 0}
+        if self.calibrator is not None:
+            how = "a weighted sum of the signals, mapped to the probability of being right by a calibration fitted on this domain's questions"
+        else:
+            how = "a weighted sum of the signals, not calibrated" + (
+                " (calibration: fit is set, but there are no labelled questions to fit it on: add golden.yaml cases)" if wants_calibration(d) else "")
+        return {"source": source, "signals": signals, "calibrated": self.calibrator is not None, "how": how}
 
     @property
     def name(self) -> str:

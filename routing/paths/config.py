@@ -138,7 +138,9 @@ class PathConfig:
         tools = self.tools_for(category)
         if self.meta_tools or len(tools) <= MAX_TOOLS_SENT:
             return tools
-        allowed = self.category_sets.setdefault(category, frozenset(tools))
+        allowed = self.category_sets.get(category)
+        if allowed is None:  # built once per category (setdefault would build it on every call)
+            allowed = self.category_sets[category] = frozenset(tools)
         head = [name for name in ranked if name in allowed]
         return tuple(dict.fromkeys(head + list(tools[: MAX_TOOLS_SENT])))[:MAX_TOOLS_SENT]
 

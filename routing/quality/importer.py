@@ -30,7 +30,7 @@ from routing.core.lexicon import (
 )
 from routing.core.model import Domain
 from routing.quality.evaluate import LABEL_COLUMNS, GoldenCase
-from routing.semantic.learned import MIN_EXAMPLES
+from routing.semantic.learned import enough_to_learn
 
 # Tool names as the OpenAI "tools" format accepts them; other characters become "_".
 TOOL_NAME_RE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -44,7 +44,7 @@ REFERENCE_TODAY = "2026-01-22"  # golden corpora resolve dates against one fixed
 # example: the query's words against the examples' (BM25); semantic: embedding closeness to the
 # examples (routing.semantic), what carries paraphrases.
 IMPORTED_WEIGHTS = {"keyword": 0.35, "pattern": 0.35, "action": 0.0, "example": 0.5, "semantic": 0.5, "fuzzy_penalty": 0.03}
-# With enough examples to learn from (routing.semantic.learned.MIN_EXAMPLES), a model trained on
+# With enough examples to learn from (routing.semantic.learned.enough_to_learn), a model trained on
 # them (`learned`) tells close intents apart best and carries most of the weight. These add up to
 # about 1, so a strong match is not capped at 1.0 where the contract's ties (A-Z) would decide.
 # Chosen on a split of Banking77's training set only, never on a test set.
@@ -254,7 +254,7 @@ def build_domain_files(
         "thresholds": dict(IMPORTED_THRESHOLDS),
         "dates": {"week_start": "monday", "fiscal_year_start_month": 1},
         "vague": {"words": [], "question": "Could you say a little more about what you need?"},
-        "scoring": dict(IMPORTED_WEIGHTS_LEARNED if sum(t.examples for t in imported) >= MIN_EXAMPLES else IMPORTED_WEIGHTS),
+        "scoring": dict(IMPORTED_WEIGHTS_LEARNED if enough_to_learn(sum(t.examples for t in imported), sum(1 for t in imported if t.examples)) else IMPORTED_WEIGHTS),
         "calibration": "fit",
     }
     files = {
@@ -281,7 +281,8 @@ HEADERS = {
 
 
 def _dump(data: object) -> str:
-    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=120, default_flow_style=False)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter when there is one: the same text, faster
+    return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, width=120, default_flow_style=False)
 
 
 def import_labelled_csv(
@@ -319,6 +320,14 @@ def import_labelled_csv(
     texts = {f: HEADERS[f] + _dump(data) for f, data in files.items()}
     parsed = {f: yaml.safe_load(t) for f, t in texts.items() if f not in ("golden.yaml", "negatives.yaml")}
     domain_from_data(name, parsed, root=root)
+    write_domain_folder(root, name, texts)
+    return ImportResult(summary.domain, folder, summary.tools, summary.rows_read, summary.skipped, summary.renamed)
+
+
+def write_domain_folder(root: Path, name: str, texts: dict[str, str]) -> Path:
+    """Write a domain's files (file name -> text) into a temporary folder renamed into place:
+    atomic for the domain as a whole (an existing folder of that name is replaced)."""
+    folder = root / name
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=root))
     staging.chmod(0o755)  # mkdtemp makes it private; a domain folder is ordinary
     try:
@@ -335,7 +344,7 @@ def import_labelled_csv(
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise ImportProblem(f"Could not write {folder}: {exc.strerror}.") from None
-    return ImportResult(summary.domain, folder, summary.tools, summary.rows_read, summary.skipped, summary.renamed)
+    return folder
 
 
 def _decode(source: str | bytes) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from routing.core.enrich import enriched, tool_documents
 from routing.core.scoring import Signal
 
 # cosine at or below FLOOR says nothing; the value rises linearly to 1 at cosine 1.
@@ -20,8 +21,10 @@ class SemanticIndex:
         self.encoder = encoder
         texts: list[str] = []
         owners: list[int] = []
+        enrich = enriched(domain)
         for t, tool in enumerate(domain.tools):
-            for text in [tool.description, *(e for _, e in tool.examples)]:
+            derived = tool_documents(tool) if enrich else [tool.description]
+            for text in [*derived, *(e for _, e in tool.examples)]:
                 if text and text.strip():
                     texts.append(text)
                     owners.append(t)

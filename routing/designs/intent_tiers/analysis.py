@@ -116,8 +116,13 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
         if i not in used and i not in blocked and forms[i][-1] not in players.name_words and forms[i][-1].isalpha() and len(w) >= 3 and forms[i][-1] not in index.known
         and (w in capitalised or _rare(forms[i][-1], index.domain.settings.languages))
     )
-    # weak triggers ("stats", "form") need someone to be about: a player, a pronoun or a name-like word
-    has_player = bool(mentions) or bool(pronoun) or bool(unknown)
+    # weak triggers ("stats", "form") need someone to be about: a player, a pronoun or a name-like word,
+    # or a query that says nothing else ("I need help", "stats please": the design document's trigger
+    # table makes them Surface; the missing player is then asked for). "help me fill this tax form"
+    # names other things, so it stays no football question.
+    trigger_terms = {t.term for tier in config.tiers.values() for t in tier.triggers if t.term is not None}
+    bare = all(u.role == "stop" or (u.role == "concept" and u.key in trigger_terms) for u in base.units)
+    has_player = bool(mentions) or bool(pronoun) or bool(unknown) or bare
     fired: list[Fired] = []
     for name in config.precedence:
         for trig in config.tiers[name].triggers:
