@@ -8,7 +8,7 @@ from datetime import date
 from routing.core.errors import ErrorCode, LexiconError
 from routing.core.schema import ErrorInfo, Path, PathFields, RouteResult
 from routing.paths.config import OPERATION_PARAM, path_config
-from routing.paths.enrichments import compute_enrichments
+from routing.paths.enrichments import compute_enrichments, detect_enrichments
 from routing.paths.llm import ChatRequest, LLMClient, LLMReply
 from routing.paths.plan import _outputs_of
 
@@ -83,6 +83,11 @@ def run_llm(router, result: RouteResult, *, client: LLMClient | None = None) -> 
         step = {"tool": operation, "params": {k: v for k, v in (reply.tool_call.get("arguments") or {}).items() if k != OPERATION_PARAM}}
         events.append({"type": "pipeline_executing", "steps": 1, "tools": [operation], "data_mode": "replay"})
         responses = [router.replay.run(step, date.fromisoformat(result.today))]
+        # On the LLM path too, the data the chosen tool returned decides the enrichments.
+        detected = detect_enrichments(responses)
+        enrichments = [d["name"] for d in detected]
+        source = (f"detected from the data {operation} returned: " + "; ".join(f"{d['name']} ({d['because']})" for d in detected)
+                  if detected else f"none: the data {operation} returned has no shape an enrichment applies to")
         events.append({"type": "enrichments_applying", "enrichments": list(enrichments), "on_data": True})
         results = compute_enrichments(responses, enrichments, currency=router.domain.settings.currency)
     fields = replace(fields, enrichments_source=source, pipeline_data=tuple(responses), enrichment_results=tuple(results))
