@@ -189,7 +189,7 @@ def _common_prefix(a: str, b: str) -> int:
 
 def prompt_text(body: dict) -> str:
     """What the model reads, in the order a provider caches it: tools, then messages."""
-    return json.dumps({"tools": body.get("tools") or [], "messages": body.get("messages") or []}, sort_keys=True, ensure_ascii=False)
+    return json.dumps(body.get("tools") or [], ensure_ascii=False) + json.dumps(body.get("messages") or [], ensure_ascii=False)
 
 
 class FakeModel:

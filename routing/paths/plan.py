@@ -10,7 +10,7 @@ from routing.core.model import Tool
 from routing.core.schema import Path, PathFields, RouteResult, Status
 from routing.dates import resolve_expression
 from routing.paths.classify import choose_model, classify_category
-from routing.paths.config import GENERAL_CHAT, PathConfig, _outputs
+from routing.paths.config import GENERAL_CHAT, MATCH_INTENT, MAX_TOOLS_SENT, PathConfig, _outputs
 from routing.paths.cost import estimate_cost
 from routing.paths.enrichments import compute_enrichments, detect_enrichments
 from routing.paths.entities import entity_params
@@ -101,6 +101,9 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
         model = choice.spec
         pipeline = []
         tools_sent = cfg.tools_to_send(category, [x["name"] for x in candidates])
+        if cfg.match_intent and tools_sent and len(tools_sent) < MAX_TOOLS_SENT:
+            # The router's own matcher, offered as a tool while the 15-20 bound allows one more.
+            tools_sent = (*tools_sent, MATCH_INTENT)
         likely = _likely_outputs(candidates, thresholds.get("low", router.thresholds.low), router, cfg, category)
         enrichments = cfg.enrichments_for(likely) if category != GENERAL_CHAT else []
         answer = cfg.answer_tokens[GENERAL_CHAT if category == GENERAL_CHAT else "llm"]
