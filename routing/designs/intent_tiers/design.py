@@ -32,6 +32,7 @@ from .config import load_tier_config
 from .data import load_roster
 from .entities import PlayerIndex
 from .fields import TierFields
+from .live import live_source
 from .scoring import scored as score_candidates
 
 DEPTHS = ("L1", "L2")
@@ -71,6 +72,7 @@ class IntentTiersRouter(DomainDesign):
         self.names = list(self.config.tiers) + [p.name for p in self.roster.players]
         self.index = _Candidates(self.names, self.text_index)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
+        self.live = live_source(domain.settings.extra, _options.get("environ"))  # read only in data mode live
 
     # ------------------------------------------------------------ protocol
 
