@@ -232,7 +232,7 @@ class FakeModel:
         prompt_tokens = max(1, len(prompt) // CHARS_PER_TOKEN)
         completion_tokens = max(1, len(completion_text) // CHARS_PER_TOKEN)
         return {
-            "id": f"chatcmpl-fake-{n}", "object": "chat.completion", "created": 1768000000, "model": str(body.get("model") or NAME),
+            "id": f"chatcmpl-fake-{n}", "object": "chat.completion", "created": 1768000000, "model": f"{NAME}:{body.get('model') or 'default'}",
             "system_fingerprint": NAME,
             "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "total_tokens": prompt_tokens + completion_tokens,

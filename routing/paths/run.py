@@ -126,11 +126,18 @@ def _api_operation(cfg, tool_call: dict | None) -> str | None:
 
 
 def run_llm_for_dict(router, result: dict, *, client: LLMClient | None = None) -> dict:
-    """run_llm for a result the page holds as a dict: routes it again (same query, date, thresholds
-    and conversation mode) and runs it."""
+    """The design's run_llm for a result the page holds as a dict (any design with one): routes it
+    again (same query, date, thresholds, conversation mode and the design's request options) and runs it."""
     context = {"mode": result["previous_mode"]} if result.get("previous_mode") else {}
-    if result.get("data_mode"):
-        context["data_mode"] = result["data_mode"]
+    for key in ("data_mode", "max_depth"):
+        if result.get(key) and key in (getattr(router, "request_options", None) or {"data_mode"}):
+            context[key] = result[key]
+    carried = [e["id"] for e in result.get("entities") or [] if isinstance(e, dict) and e.get("via") in ("pronoun", "conversation") and e.get("id")]
+    if carried:  # a pronoun resolved from the conversation: the same players again
+        context["player_ids"] = carried
     context = context or None
     again = router.route(result["query"], today=result.get("today"), thresholds=result.get("thresholds") or None, context=context)
-    return run_llm(router, again, client=client).to_dict()
+    runner = getattr(router, "run_llm", None)
+    if runner is None:
+        return run_llm(router, again, client=client).to_dict()
+    return runner(again, client=client).to_dict()

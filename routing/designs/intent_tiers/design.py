@@ -121,7 +121,8 @@ class IntentTiersRouter(DomainDesign):
         request = prompts.build_request(self.domain, model=model, prompt=fields.system_prompt, query=str(result.query), tools=list(fields.allowed_tools))
         reply = client.complete(request)
         llm = {"model": reply.model, "tool_call": reply.tool_call, "text": reply.text, "attempts": reply.attempts,
-               "latency_ms": reply.latency_ms, "endpoint": client.config.endpoint, "request": request.to_dict()}
+               "latency_ms": reply.latency_ms, "endpoint": client.config.endpoint, "request": request.to_dict(),
+               "usage": getattr(reply, "usage", None)}  # read from the reply (tokens, cached tokens); no prices for this domain
         events = list(result.events)
         if not reply.ok:
             events.append({"type": "llm_failed", "reason": reply.reason})
