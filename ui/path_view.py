@@ -217,6 +217,10 @@ def llm_runner(result: dict, key: str, *, label: str | None = None) -> dict | No
         st.markdown(f":material/manage_search: match_intent answered (the router's own ranking): {listed}{agree}")
     if llm.get("text"):
         st.markdown(f"> {llm['text']}")
+    if call and answer.get("enrichment_results") and str(answer.get("enrichments_source", "")).startswith("detected"):
+        st.markdown("**Enrichments " + html.escape(answer["enrichments_source"].split(":")[0]) + "**")
+        for e in answer["enrichment_results"]:
+            st.caption(f"{e['name'].replace('_', ' ')}: {e['summary']}")
     _measured(llm)
     if llm.get("request"):
         with st.expander("The request" + (" that would have been sent" if answer.get("error") else " sent")):
