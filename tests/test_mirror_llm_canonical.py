@@ -79,3 +79,11 @@ def test_unreachable_model_falls_back_to_the_table_and_says_upstream_down(factor
     asked = factory.run_llm(factory.route(q, today=TODAY), client=_client(refused_url())).to_dict()
     assert asked["canonical_by"] == "table" and asked["layer"] == "L2" and asked["datasource"] == "inventory"
     assert asked["error"]["code"] == "UPSTREAM_DOWN" and "rewrite table" in asked["error"]["message"]
+
+
+def test_a_failing_endpoint_is_asked_once_not_again_for_l3(factory):
+    with FakeModel(status=503) as f:
+        asked = factory.run_llm(factory.route("what is the capital of peru", today=TODAY), client=_client(f.url)).to_dict()
+        assert len(f.requests) == 1
+    assert asked["error"]["code"] == "UPSTREAM_DOWN" and asked["status"] in ("weak_matches", "not_found")
+    assert asked["funnel"][-1]["reason"].startswith("L3 not run: the LLM endpoint failed")

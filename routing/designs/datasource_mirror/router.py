@@ -195,6 +195,9 @@ class MirrorRouter(DomainDesign):
             if client is None:
                 step = {"layer": "L3", "accepted": False, "llm": False, "reason": NOT_ASKED, "ms": 0.0}
                 subqueries = []
+            elif read is not None and read.get("upstream_down"):
+                # The endpoint just failed on the canonical form: not asked again (a hanging one would cost its timeout twice).
+                step = {"layer": "L3", "accepted": False, "llm": False, "reason": f"L3 not run: the LLM endpoint failed ({read['reason']})", "ms": 0.0}
             else:
                 layer, ds, near, subqueries, step = self._layer3(query, context, client)
                 if step.get("reason") and not step["accepted"]:
