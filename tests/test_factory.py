@@ -55,7 +55,7 @@ def test_unrelated_question_goes_to_l3_then_weak_or_not_found_without_llm(factor
     assert r["layer"] is None and r["datasource"] is None
     assert r["status"] in ("weak_matches", "not_found") and r["path"] == "llm"
     l3 = r["funnel"][-1]
-    assert l3["layer"] == "L3" and l3["llm"] is False and "no LLM endpoint" in l3["reason"]
+    assert l3["layer"] == "L3" and l3["llm"] is False and l3["reason"] == "L3 not run: the request did not ask for the LLM"
     if r["status"] == "not_found":
         assert {a["name"] for a in r["available"]} == {"production", "maintenance", "inventory", "quality", "hr"}
 
@@ -66,8 +66,12 @@ def test_l3_decomposes_with_an_llm_endpoint(tmp_path):
     with FakeOpenAI("text") as fake:
         fake.text = json.dumps(["count operators on active shift", "items below reorder point"])
         router = load_router("factory", llm_client=LLMClient(LLMConfig(api_key="k", base_url=fake.url)))
-        r = router.route("what is the capital of peru", today=TODAY).to_dict()
-        assert len(fake.requests) == 1 and "capital of peru" in json.dumps(fake.requests[0])
+        plain = router.route("what is the capital of peru", today=TODAY)
+        assert fake.requests == [] and plain.to_dict()["layer"] is None  # nobody asked for the LLM
+        r = router.run_llm(plain).to_dict()
+        # The model's reading (canonical form) is asked first; its reply here is not JSON, so the table's stands.
+        assert len(fake.requests) == 2 and "capital of peru" in json.dumps(fake.requests[-1])
+        assert r["canonical_by"] == "table" and r["error"] is None and "no canonical form" in r["llm"]["reason"]
     assert r["layer"] == "L3" and r["datasource"] == "hr"
     assert [s["datasource"] for s in r["subqueries"]] == ["hr", "inventory"]
     assert r["status"] == "multiple_matches" and [m["name"] for m in r["matches"]] == ["hr", "inventory"]

@@ -41,7 +41,10 @@ def groups() -> dict:
 
 
 def meta_tools_of(*group_names: str) -> list[str]:
-    return [m["name"] for m in groups()["meta_tools"] if m["group"] in group_names]
+    """The meta-tools of the groups, then match_intent when groups.yaml offers it (the router's own
+    matcher) and the 20-tool bound leaves room for it."""
+    names = [m["name"] for m in groups()["meta_tools"] if m["group"] in group_names]
+    return names + (["match_intent"] if groups().get("match_intent") and len(names) < 20 else [])
 
 
 # ---------------------------------------------------------------- Done when

@@ -113,7 +113,7 @@ def test_a_tool_that_was_not_sent_is_upstream_down(cfo, fake, today):
     fake.behaviour = "unknown_tool"
     result = run_llm(cfo, routed(cfo, DRILLDOWN, today), client=client_for(fake.url))
     assert result.error.code == "UPSTREAM_DOWN"
-    assert "'launch_rocket'" in result.error.message and "not among the 17 tools sent" in result.error.message
+    assert "'launch_rocket'" in result.error.message and "not among the 18 tools sent" in result.error.message  # 17 meta-tools + match_intent
 
 
 def test_arguments_that_are_not_json_are_upstream_down(cfo, fake, today):

@@ -180,30 +180,65 @@ def _enrichments(result: dict, key: str = "") -> None:
     render_enrichment_results(result, key=key or _result_key(result))
 
 
+STAND_IN = "local-stand-in"  # the model name routing.paths.fake_model answers with
+
+
 def _llm_runner(result: dict, key: str) -> None:
-    """A button that runs the path for real; the answer is kept in session_state across reruns."""
+    llm_runner(result, key)
+
+
+def llm_runner(result: dict, key: str, *, label: str | None = None) -> dict | None:
+    """A button that runs the design's LLM path for real (the request asks for the LLM: nothing is
+    sent before it is pressed); the answer is kept in session_state across reruns and returned."""
     slot = f"llm_run::{key}"
-    label = "Run on the LLM" if result.get("path") == "llm" else "Format with the LLM"
+    label = label or ("Run on the LLM" if result.get("path") == "llm" else "Format with the LLM")
     if st.button(label, key=f"btn::{key}", icon=":material/play_arrow:"):
         st.session_state[slot] = _run(result)
     answer = st.session_state.get(slot)
     if answer is None:
-        return
+        return None
+    llm = answer.get("llm") or {}
+    if str(llm.get("model") or "").startswith(STAND_IN):
+        st.info("Answered by the **local stand-in model** (`python -m routing fake-llm`): a deterministic word-overlap "
+                "policy for demos and tests, not a language model.", icon=":material/science:")
     if answer.get("error"):
         err = answer["error"]
         plain = UPSTREAM_WORDS.get(err.get("code"), "The model could not be asked")
         st.warning(f"{plain}. {err.get('message')}", icon=":material/cloud_off:")
         st.caption(f"Error code `{err.get('code')}`")
-    llm = answer.get("llm") or {}
     call = llm.get("tool_call")
     if call:
         st.success(f"The model ({llm.get('model')}) called **{call.get('name')}**", icon=":material/call_made:")
         st.json(call.get("arguments") or {}, expanded=True)
+    mi = llm.get("match_intent")
+    if mi:
+        listed = ", ".join(f"**{i['name']}** ({i['confidence']:.2f})" for i in mi.get("intents") or []) or "no intent"
+        agree = {True: " — agrees with the model's guess", False: " — not the model's guess"}.get(mi.get("agrees"), "")
+        st.markdown(f":material/manage_search: match_intent answered (the router's own ranking): {listed}{agree}")
     if llm.get("text"):
         st.markdown(f"> {llm['text']}")
+    if call and answer.get("enrichment_results") and str(answer.get("enrichments_source", "")).startswith("detected"):
+        st.markdown("**Enrichments " + html.escape(answer["enrichments_source"].split(":")[0]) + "**")
+        for e in answer["enrichment_results"]:
+            st.caption(f"{e['name'].replace('_', ' ')}: {e['summary']}")
+    _measured(llm)
     if llm.get("request"):
         with st.expander("The request" + (" that would have been sent" if answer.get("error") else " sent")):
             st.json(llm["request"], expanded=False)
+    return answer
+
+
+def _measured(llm: dict) -> None:
+    """Cost, cache hit and latency read from the reply (not estimated), when a model answered."""
+    m = llm.get("measured")
+    if m:
+        cache = f"{m['cached_tokens']} of them cached (a cache hit)" if m.get("cache_hit") else "none cached"
+        st.caption(f":material/receipt_long: **Measured** from the reply's usage and the clock: {m['input_tokens']} tokens in ({cache}), "
+                   f"{m['output_tokens']} out, ${m['cost_usd']:.6f} priced as {m.get('priced_as')}, {m.get('latency_ms')} ms.")
+    elif llm.get("usage"):
+        u = llm["usage"]
+        st.caption(f":material/receipt_long: **Measured** from the reply: {u.get('prompt_tokens')} tokens in ({u.get('cached_tokens', 0)} cached), "
+                   f"{u.get('completion_tokens')} out, {llm.get('latency_ms')} ms.")
 
 
 def _run(result: dict) -> dict:

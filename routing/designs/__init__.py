@@ -31,7 +31,7 @@ DESIGNS: dict[str, str] = {
 # the lexicon loads, before any design is imported (`tools` reads none of its own).
 DESIGN_FILE_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
     "power_gateway": {"settings": ("gateway",), "tool": ()},
-    "intent_tiers": {"settings": ("model", "data_mode"), "tool": ("depth",)},
+    "intent_tiers": {"settings": ("model", "data_mode", "live_data"), "tool": ("depth",)},
     "datasource_mirror": {"settings": (), "tool": ("tables",)},
 }
 for _design, _keys in DESIGN_FILE_KEYS.items():

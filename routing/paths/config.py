@@ -22,6 +22,9 @@ GROUPS_FILE = "groups.yaml"
 # A domain without tool groups sends at most this many of its tools on the LLM path (the design: 15-20).
 MAX_TOOLS_SENT = 20
 OPERATION_PARAM = "operation"  # a meta-tool's argument naming which of its API tools to run
+# groups.yaml `match_intent: {description}`: a tool offered to the model on the LLM path beside the
+# meta-tools; the router's own matcher answers it (routing.paths.run), a secondary signal.
+MATCH_INTENT = "match_intent"
 # The keys each part of the path settings may hold (anything else is refused: a misspelling).
 _KEYS = {
     "paths": {"default_category", "classifier", "model_selection", "models", "estimate", "enrichments_by_output",
@@ -31,7 +34,7 @@ _KEYS = {
     "model": {"name", "input_usd_per_1m", "cached_input_usd_per_1m", "output_usd_per_1m", "base_latency_ms", "ms_per_output_token"},
     "paths.estimate": {"answer_tokens", "tool_call_tokens", "pipeline_step_ms", "message_overhead_tokens"},
     "paths.estimate.answer_tokens": {"fast", "llm", GENERAL_CHAT},
-    "groups": {"send", "common_params", "meta_tools"},
+    "groups": {"send", "common_params", "meta_tools", "match_intent"},
     "meta_tool": {"name", "group", "description", "output", "tools"},
     "common_param": {"name", "type", "description"},
 }
@@ -113,6 +116,7 @@ class PathConfig:
     tools_by_category: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     category_sets: dict[str, frozenset] = field(default_factory=dict, compare=False)
     phrase_orders: dict[str, list] = field(default_factory=dict, compare=False)  # routing.paths.classify's, sorted once
+    match_intent: str = ""  # the description of the match_intent tool (groups.yaml); "" = not offered
 
     @property
     def categories(self) -> tuple[str, ...]:
@@ -329,6 +333,15 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
     )
     for m in meta_tools:
         cfg.schemas[m.name] = function_schema(m.as_tool())
+    mi = _match_intent_spec(domain)
+    if mi.get("description"):
+        object.__setattr__(cfg, "match_intent", mi["description"])
+        cfg.schemas[MATCH_INTENT] = {"type": "function", "function": {
+            "name": MATCH_INTENT, "description": mi["description"],
+            "parameters": {"type": "object", "properties": {
+                "question": {"type": "string", "description": mi.get("question", "")},
+                "intent": {"type": "string", "description": mi.get("intent", "")}},
+                "required": ["question"]}}}
     for t in domain.tools:
         cfg.schemas.setdefault(t.name, function_schema(t))
     cfg.schema_tokens.update({name: estimate_tokens(schema) for name, schema in cfg.schemas.items()})
@@ -346,6 +359,20 @@ def _period_resolves(expression: str, domain: Domain, date_lexicon=None) -> bool
     # Validation only asks whether the words resolve at all, so any date does; results never see it.
     ranges = resolve_expression(expression, today=_PROBE_DATE, settings=DateSettings(s.week_start, s.fiscal_year_start_month, s.fiscal_year_label), lexicon=lexicon)
     return any(r.resolved for r in ranges)
+
+
+def _match_intent_spec(domain: Domain) -> dict[str, str]:
+    """groups.yaml `match_intent: {description, question, intent}` (the tool's and its parameters'
+    descriptions), or {} when the domain offers no match_intent."""
+    path = domain.root / GROUPS_FILE
+    if not path.exists():
+        return {}
+    try:
+        data = read_yaml(path, _label(domain, GROUPS_FILE))
+    except LexiconError:
+        return {}  # _load_groups reports the problem
+    mi = data.get(MATCH_INTENT) if isinstance(data, dict) else None
+    return {str(k): str(v).strip() for k, v in mi.items() if isinstance(v, str)} if isinstance(mi, dict) else {}
 
 
 def _load_groups(domain: Domain, problems: list[Problem]) -> tuple[tuple[MetaTool, ...], dict[str, tuple[str, ...]]]:

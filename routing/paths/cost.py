@@ -29,4 +29,27 @@ def estimate_cost(cfg: PathConfig, model: ModelSpec, *, system: str, user: str, 
                        f"prefix of {prefix} tokens is below the provider's {cfg.cache_min_tokens}-token minimum: not cached" if cfg.cache_min_tokens else "no prompt caching configured"),
         "latency_ms": round(latency),
         "model": model.name,
+        "kind": "estimate",  # planning figures; a model's answer carries measured ones (measured_cost)
+    }
+
+
+def measured_cost(model: ModelSpec, usage: dict | None, latency_ms: float | None) -> dict | None:
+    """What a call that was answered cost, from the reply's own `usage` (prompt, completion and
+    cached prompt tokens) and the clock, priced with the planned model's prices; None without usage."""
+    if not usage or "prompt_tokens" not in usage:
+        return None
+    tokens_in, tokens_out = int(usage["prompt_tokens"]), int(usage.get("completion_tokens") or 0)
+    cached = min(int(usage.get("cached_tokens") or 0), tokens_in)
+    return {
+        "kind": "measured",
+        "source": "the reply's usage and the clock",
+        "input_tokens": tokens_in,
+        "output_tokens": tokens_out,
+        "cached_tokens": cached,
+        "cache_hit": cached > 0,
+        "tokens": tokens_in + tokens_out,
+        "cost_usd": round(model.cost_usd(tokens_in, tokens_out, cached_in=cached), 6),
+        "uncached_cost_usd": round(model.cost_usd(tokens_in, tokens_out), 6),
+        "latency_ms": round(latency_ms) if latency_ms is not None else None,
+        "priced_as": model.name,
     }

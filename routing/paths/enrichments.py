@@ -55,6 +55,47 @@ def _series(responses: Iterable[dict]) -> list[dict]:
     return [r["series"] for r in responses if isinstance(r.get("series"), dict) and len(r["series"].get("points") or []) >= 2]
 
 
+def _is_money(key: str, value: Any) -> bool:
+    """A figure the currency formatter shows as money (the same rule compute_enrichments applies)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and not key.endswith(("_pct", "days", "invoices", "items"))
+
+
+def _ranked_rows(rows: Any) -> list[dict]:
+    return [x for x in rows or [] if isinstance(x, dict) and isinstance(x.get("amount"), (int, float)) and not isinstance(x.get("amount"), bool)]
+
+
+def detect_enrichments(responses: Iterable[dict]) -> list[dict]:
+    """Which enrichments the data calls for, by the shape of what the tools returned (no tags, no
+    words): a dated series of two or more points -> trend_analysis; money figures or rows with
+    amounts -> currency_format;
+    a list of two or more rows with amounts -> ranking; values with an above / below limit ->
+    alert_evaluation. Returns [{name, because}] in a fixed order, one per enrichment found."""
+    responses = [r for r in responses if isinstance(r, dict)]
+    found: dict[str, str] = {}
+    for s in _series(responses):
+        if all(isinstance(p, dict) and p.get("period") and isinstance(p.get("value"), (int, float)) for p in s["points"]):
+            found.setdefault("trend_analysis", f"a dated series ({s.get('metric')}, {len(s['points'])} points)")
+    for s in _series(responses):
+        if s.get("unit") == "money":
+            found.setdefault("currency_format", f"a money series ({s.get('metric')})")
+    for r in responses:
+        money = [k for k, v in (r.get("figures") or {}).items() if _is_money(k, v)]
+        if money:
+            found.setdefault("currency_format", f"{len(money)} money figure(s) from {r.get('tool')}")
+        elif _ranked_rows(r.get("rows")):
+            found.setdefault("currency_format", f"rows with amounts from {r.get('tool')}")
+    for r in responses:
+        rows = _ranked_rows(r.get("rows"))
+        if len(rows) >= 2:
+            found.setdefault("ranking", f"a list of {len(rows)} rows with amounts from {r.get('tool')}")
+    for r in responses:
+        checks = [c for c in r.get("checks") or [] if isinstance(c, dict) and "value" in c and ("below" in c or "above" in c)]
+        if checks:
+            found.setdefault("alert_evaluation", f"{len(checks)} value(s) against a limit from {r.get('tool')}")
+    order = ("currency_format", "trend_analysis", "ranking", "alert_evaluation")
+    return [{"name": n, "because": found[n]} for n in order if n in found]
+
+
 def compute_enrichments(responses: list[dict], names: list[str], *, currency: str) -> list[dict]:
     """Apply the named enrichments to a pipeline's responses ([{tool, figures?, series?, rows?, checks?}]).
     Returns [{name, summary, data}]: one per enrichment that found data to work on."""

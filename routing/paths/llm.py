@@ -113,6 +113,7 @@ class ChatRequest:
     # "anthropic": the static prefix is marked cacheable (cache_control on the system prompt and the
     # last tool); "openai" (default): nothing to mark, the provider caches a long prefix by itself.
     cache_style: str = "openai"
+    response_format: dict | None = None  # e.g. {"type": "json_schema", "json_schema": {...}} for a structured answer
 
     @property
     def tool_names(self) -> tuple[str, ...]:
@@ -124,6 +125,8 @@ class ChatRequest:
         if self.tools:
             body["tools"] = [dict(t) for t in self.tools]
             body["tool_choice"] = "auto"
+        if self.response_format:
+            body["response_format"] = dict(self.response_format)
         if self.cache_style == "anthropic":
             mark = {"type": "ephemeral"}
             for m in body["messages"]:
@@ -144,6 +147,25 @@ class LLMReply:
     attempts: int = 0
     latency_ms: float = 0.0
     status_code: int | None = None
+    # The reply's own accounting, when the server sent it: {prompt_tokens, completion_tokens,
+    # total_tokens, cached_tokens} (cached_tokens from usage.prompt_tokens_details), else None.
+    usage: dict | None = None
+
+
+def _usage(response: Any) -> dict | None:
+    """The usage block of a completion, flattened to plain ints; None when the server sent none."""
+    usage = getattr(response, "usage", None)
+    if usage is None:
+        return None
+    out = {}
+    for name in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        value = getattr(usage, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            out[name] = value
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = details.get("cached_tokens") if isinstance(details, dict) else getattr(details, "cached_tokens", None)
+    out["cached_tokens"] = cached if isinstance(cached, int) and not isinstance(cached, bool) and cached >= 0 else 0
+    return out if "prompt_tokens" in out else None
 
 
 class LLMClient:
@@ -280,7 +302,7 @@ class LLMClient:
         if not calls:
             if not (isinstance(text, str) and text.strip()):
                 return fail("The LLM endpoint answered with neither a tool call nor text.")
-            return LLMReply(ok=True, model=model, text=text, attempts=attempts, latency_ms=_ms(started))
+            return LLMReply(ok=True, model=model, text=text, attempts=attempts, latency_ms=_ms(started), usage=_usage(response))
         fn = getattr(calls[0], "function", None)
         name = getattr(fn, "name", None)
         if name not in request.tool_names:
@@ -300,6 +322,7 @@ class LLMClient:
             text=text,
             attempts=attempts,
             latency_ms=_ms(started),
+            usage=_usage(response),
         )
 
     def _mask(self, value: Any) -> Any:

@@ -10,9 +10,9 @@ from routing.core.model import Tool
 from routing.core.schema import Path, PathFields, RouteResult, Status
 from routing.dates import resolve_expression
 from routing.paths.classify import choose_model, classify_category
-from routing.paths.config import GENERAL_CHAT, PathConfig, _outputs
+from routing.paths.config import GENERAL_CHAT, MATCH_INTENT, MAX_TOOLS_SENT, PathConfig, _outputs
 from routing.paths.cost import estimate_cost
-from routing.paths.enrichments import compute_enrichments
+from routing.paths.enrichments import compute_enrichments, detect_enrichments
 from routing.paths.entities import entity_params
 from routing.paths.events import EventLog
 
@@ -101,6 +101,9 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
         model = choice.spec
         pipeline = []
         tools_sent = cfg.tools_to_send(category, [x["name"] for x in candidates])
+        if cfg.match_intent and tools_sent and len(tools_sent) < MAX_TOOLS_SENT:
+            # The router's own matcher, offered as a tool while the 15-20 bound allows one more.
+            tools_sent = (*tools_sent, MATCH_INTENT)
         likely = _likely_outputs(candidates, thresholds.get("low", router.thresholds.low), router, cfg, category)
         enrichments = cfg.enrichments_for(likely) if category != GENERAL_CHAT else []
         answer = cfg.answer_tokens[GENERAL_CHAT if category == GENERAL_CHAT else "llm"]
@@ -118,6 +121,18 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
         log.emit("pipeline_executing", steps=len(pipeline), tools=[s["tool"] for s in pipeline], data_mode="replay")
         responses = [router.replay.run(step, today) for step in pipeline]
     results: list[dict] = []
+    detected: list[dict] = []
+    if responses:
+        # The data decides which enrichments run (its shape); a tool's YAML tag only overrides.
+        overridden = path is Path.FAST and tool.extra.get("enrichments") is not None
+        detected = detect_enrichments(responses)
+        if not overridden:
+            enrichments = [d["name"] for d in detected]
+            enrichment_source = "detected from the data returned: " + "; ".join(f"{d['name']} ({d['because']})" for d in detected) if detected else "none: the data returned has no shape an enrichment applies to"
+        else:
+            enrichment_source = f"override: tools.yaml enrichments of {tool.name}"
+    elif path is Path.FAST and tool.extra.get("enrichments") is None and enrichments:
+        enrichment_source = "predicted from the intent's output shape (no data ran: detected once data comes back)"
     if enrichments:
         log.emit("enrichments_applying", enrichments=list(enrichments), on_data=bool(responses))
         if responses:

@@ -32,6 +32,6 @@ def test_llm_path_indicator_shows_mode_tools_and_model(page, app_url):
     card = page.locator('[class*="st-key-card-"]').first
     card.get_by_text("LLM path").wait_for()
     text = card.inner_text()
-    assert "CFO" in text and "17 tools" in text and "gpt-4o" in text and "capable" in text
+    assert "CFO" in text and "18 tools" in text and "gpt-4o" in text and "capable" in text
     assert page.locator('[data-testid="stException"]').count() == 0
     shot(page, "paths_llm")

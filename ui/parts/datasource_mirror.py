@@ -29,7 +29,8 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
         st.markdown(f":material/database: **{ds}** answered at **{layer}** · tables {tables}")
     else:
         st.markdown(":material/database: **No datasource** · no layer was sure")
-    st.markdown(f"Canonical query: **{_esc(result.get('canonical'))}**")
+    by = {"model": "written by the model", "table": "by the rewrite table"}.get(result.get("canonical_by") or "table", "")
+    st.markdown(f"Canonical query: **{_esc(result.get('canonical'))}** · {by}")
     near = result.get("nearest") or {}
     if near.get("text"):
         kind = f" ({near['kind']})" if near.get("kind") else ""
@@ -40,12 +41,14 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
     if votes:
         with st.expander(f"L2 votes ({sum(v['counted'] for v in votes)} counted of {len(votes)})", expanded=latest and layer == "L2"):
             st.dataframe(
-                [{"variation": v["text"], "nearest": v.get("nearest"), "datasource": v["datasource"],
+                [{"variation": v["text"], "written by": v.get("source", "table"), "nearest": v.get("nearest"), "datasource": v["datasource"],
                   "distance": v["distance"], "counted": "yes" if v["counted"] else "no (too far)"} for v in votes],
                 hide_index=True, use_container_width=True,
             )
     for s in result.get("subqueries") or []:
         st.markdown(f"L3 sub-query “{_esc(s['query'])}” → **{s.get('datasource') or 'none'}** ({s.get('layer') or '-'})")
+    if not result.get("llm") and not result.get("error"):
+        _llm_answer(result, key)
     if latest:
         with st.expander("Map of the index (2-D projection)", expanded=False):
             note = _index_note(result)
@@ -54,6 +57,27 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
             fig = _projection(result)
             if fig is not None:
                 st.plotly_chart(fig, key=f"mirror-map-{key}", config={"displayModeBar": False})
+
+
+def _llm_answer(result: dict, key: str) -> None:
+    """The request asks for the LLM only here: the model canonicalises, writes L2's variations and
+    (when no layer is sure) splits the question at L3; the answer is drawn as its own small card."""
+    from ui.path_view import llm_runner
+
+    answer = llm_runner(result, f"mirror-{key}", label="Run on the LLM (model canonical form, L2 variations, L3)")
+    if not answer or answer.get("design") != "datasource_mirror":
+        return
+    llm = answer.get("llm") or {}
+    source = {"model": "the model", "cache": "the model (cached reading of this question)"}.get(llm.get("source"), "the rewrite table (fallback)")
+    why = f" — {llm['reason']}" if llm.get("reason") else ""
+    ds = answer.get("datasource")
+    st.markdown(f":material/psychology: With the LLM: canonical **{_esc(answer.get('canonical'))}** by {source}{_esc(why)} → "
+                + (f"**{ds}** at **{answer.get('layer')}**" if ds else "no datasource"))
+    votes = answer.get("votes") or []
+    if votes:
+        st.caption("L2 voters: " + "; ".join(f"“{_esc(v['text'])}” ({v.get('source')}) → {v['datasource']}" for v in votes))
+    for s in answer.get("subqueries") or []:
+        st.caption(f"L3 sub-query “{_esc(s['query'])}” → {s.get('datasource') or 'none'} ({s.get('layer') or '-'})")
 
 
 def _funnel(result: dict) -> None:

@@ -75,17 +75,25 @@ def form_figure(chart: dict) -> go.Figure:
 
 def _replay(fields: dict, key: str) -> None:
     replay = fields.get("replay")
+    live = fields.get("live")
     if fields.get("data_mode") == "live":
-        if fields.get("plan"):
-            st.caption(":material/cloud_off: Live mode: no live data source is configured here, so the plan is listed, not run. Switch the sidebar to replay to run it on the bundled data.")
-        return
+        if live and live.get("steps"):
+            replay = live
+        else:
+            if fields.get("plan"):
+                why = (live or {}).get("reason") or "no live data source answered"
+                st.caption(f":material/cloud_off: Live mode: {_esc(why)}. The plan is listed, not run. Switch the sidebar to replay to run it on the bundled data.")
+            return
     if not replay:
         return
     steps = replay.get("steps") or []
     by_player: dict[str, dict] = {}
     for s in steps:
         by_player.setdefault(s["player_id"], {})[s["tool"]] = s["output"]
-    st.markdown(f"**Answer from the bundled data** · games up to {replay.get('today')} (replay: no network)")
+    if replay is live:
+        st.markdown(f"**Answer from the live source** `{_esc(live.get('source'))}` · games up to {live.get('today')}")
+    else:
+        st.markdown(f"**Answer from the bundled data** · games up to {replay.get('today')} (replay: no network)")
     if fields.get("intent") == "compare" and len(by_player) >= 2:
         _side_by_side(by_player, key)
         return
@@ -190,3 +198,8 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
             if plan:
                 st.caption("Plan: " + " → ".join(f"{p['tool']}" for p in plan[: len(result.get('allowed_tools') or [])]) + (" (for each player)" if len({p['player_id'] for p in plan}) > 1 else ""))
     _replay(result, key)
+    if intent and not result.get("llm"):
+        from ui.path_view import llm_runner
+
+        # Nothing is sent before the button is pressed: the request asks for the LLM here.
+        llm_runner(result, f"tiers-{key}", label="Run on the LLM (the tier's prompt and allowed tools)")

@@ -30,7 +30,10 @@ from routing.semantic import get_encoder, get_store
 
 from .canonical import canonicalise, clean, expand, variations
 from .config import MirrorConfig, load_config
+from .llm_canonical import ReadCache, ask_model
 from .llm_variants import CACHE_FILE, disabled_report, make_client, paraphrase_samples
+
+NOT_ASKED = "L3 not run: the request did not ask for the LLM"
 
 
 @dataclass(frozen=True)
@@ -43,10 +46,12 @@ class MirrorFields:
     votes: list[dict] = field(default_factory=list)  # L2: [{text, datasource, distance, counted}]
     funnel: list[dict] = field(default_factory=list)  # one row per layer tried
     subqueries: list[dict] = field(default_factory=list)  # L3
+    canonical_by: str = "table"  # who wrote `canonical`: "table" (the rewrite table) or "model"
 
     def to_dict(self) -> dict:
         return {"datasource": self.datasource, "tables": list(self.tables), "layer": self.layer, "canonical": self.canonical,
-                "nearest": self.nearest, "votes": list(self.votes), "funnel": list(self.funnel), "subqueries": list(self.subqueries)}
+                "canonical_by": self.canonical_by, "nearest": self.nearest, "votes": list(self.votes), "funnel": list(self.funnel),
+                "subqueries": list(self.subqueries)}
 
 
 class MirrorRouter(DomainDesign):
@@ -57,7 +62,8 @@ class MirrorRouter(DomainDesign):
         self.domain = domain
         self.config: MirrorConfig = load_config(domain, environ)
         self.encoder = encoder or get_encoder()
-        self.llm_client = llm_client
+        self.llm_client = llm_client  # the client run_llm uses (default: one from the environment, made per call)
+        self.llm_reads = ReadCache()  # the model's canonical forms, by question
         self.date_lexicon = load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml")
         paraphrases, self.llm_report = self._paraphrases(environ)
         self.entries: list[dict] = []
@@ -116,10 +122,13 @@ class MirrorRouter(DomainDesign):
         return {"text": h.metadata.get("text"), "distance": round(h.distance, 4), "datasource": h.metadata.get("datasource"),
                 "kind": h.metadata.get("kind"), "sample": h.metadata.get("sample")}
 
-    def layers(self, query: str) -> tuple[str | None, str | None, dict | None, list[dict], list[dict], str]:
-        """(layer, datasource, nearest, votes, funnel, canonical) by L1 then L2; L3 is the caller's."""
+    def layers(self, query: str, *, read: dict | None = None) -> tuple[str | None, str | None, dict | None, list[dict], list[dict], str]:
+        """(layer, datasource, nearest, votes, funnel, canonical) by L1 then L2; L3 is the caller's.
+        `read`: the model's reading (llm_canonical.ask_model); its canonical form and variations
+        replace the table's when it has them (source "model" or "cache")."""
         cfg = self.config
-        canon = canonicalise(query, cfg)
+        by_model = bool(read and read.get("canonical") and read.get("source") in ("model", "cache"))
+        canon = read["canonical"] if by_model else canonicalise(query, cfg)
         funnel: list[dict] = []
         t0 = time.perf_counter()
         hit = self.nearest(canon)
@@ -131,10 +140,11 @@ class MirrorRouter(DomainDesign):
             return "L1", hit["datasource"], hit, [], funnel, canon
         t0 = time.perf_counter()
         votes = []
-        for text in variations(query, canon, cfg, cfg.votes):
+        for text, source in self._voters(query, canon, read if by_model else None):
             h = self.nearest(text)
             if h:
-                votes.append({"text": text, "datasource": h["datasource"], "distance": h["distance"], "nearest": h["text"], "counted": h["distance"] < cfg.l2})
+                votes.append({"text": text, "datasource": h["datasource"], "distance": h["distance"], "nearest": h["text"],
+                              "counted": h["distance"] < cfg.l2, "source": source})
         tally = Counter(v["datasource"] for v in votes if v["counted"])
         winner, best = None, None
         if tally:
@@ -154,19 +164,47 @@ class MirrorRouter(DomainDesign):
 
     def route(self, query: Any, *, today: date | str | None = None, thresholds: Thresholds | Mapping | None = None,
               context: Mapping | None = None) -> RouteResult:
+        """L1 and L2 only: no model and no network (L3 and the model's reading run in run_llm)."""
+        return self._route(query, today=today, context=context, client=None)
+
+    def run_llm(self, result: RouteResult, *, client=None) -> RouteResult:
+        """The request asked for the LLM: the model canonicalises the question and writes L2's
+        variations (the table is the fallback), and L3 splits it when no layer was sure."""
+        if result.error is not None and result.error.code == ErrorCode.INVALID_QUERY.value:
+            return result
+        client = client or make_client(self.llm_client)
+        return self._route(result.query, today=result.today, context=None, client=client)
+
+    def _route(self, query: Any, *, today, context, client) -> RouteResult:
         started = time.perf_counter()
         ref = parse_today(today)
-        th = self.thresholds
         problem = validate_query(query)
         if problem:
             return self._result(query, ref, Status.NOT_FOUND, problem, [], MirrorFields(None, [], None, "", None), started,
                                 error=ErrorInfo(ErrorCode.INVALID_QUERY.value, problem))
-        layer, ds, near, votes, funnel, canon = self.layers(query)
+        read = ask_model(query, self.config, client=client, cache=self.llm_reads) if client is not None else None
+        layer, ds, near, votes, funnel, canon = self.layers(query, read=read)
         subqueries: list[dict] = []
-        events = [{"type": "route_started"}, {"type": "mirror_canonicalised", "canonical": canon}]
+        by = "model" if read and read["source"] in ("model", "cache") else "table"
+        events = [{"type": "route_started"}, {"type": "mirror_canonicalised", "canonical": canon, "by": by}]
+        error = None
+        if read is not None:
+            events.append({"type": "llm_called" if read["source"] == "model" else ("llm_cached" if by == "model" else "llm_failed"),
+                           "model": read.get("model"), "reason": read.get("reason")})
         if layer is None:
-            layer, ds, near, subqueries, step = self._layer3(query, context)
+            if client is None:
+                step = {"layer": "L3", "accepted": False, "llm": False, "reason": NOT_ASKED, "ms": 0.0}
+                subqueries = []
+            elif read is not None and read.get("upstream_down"):
+                # The endpoint just failed on the canonical form: not asked again (a hanging one would cost its timeout twice).
+                step = {"layer": "L3", "accepted": False, "llm": False, "reason": f"L3 not run: the LLM endpoint failed ({read['reason']})", "ms": 0.0}
+            else:
+                layer, ds, near, subqueries, step = self._layer3(query, context, client)
+                if step.get("reason") and not step["accepted"]:
+                    error = ErrorInfo(ErrorCode.UPSTREAM_DOWN.value, step["reason"]) if step.get("upstream_down") else None
             funnel.append(step)
+        if read is not None and read.get("upstream_down") and error is None:
+            error = ErrorInfo(ErrorCode.UPSTREAM_DOWN.value, f"The model did not canonicalise the question ({read['reason']}); the rewrite table did.")
         if ds:
             status = Status.ACTIVATED
             conf = round(max(0.0, min(1.0, 1.0 - near["distance"])), 4)
@@ -183,8 +221,16 @@ class MirrorRouter(DomainDesign):
             message = ("Only weak matches: no layer was sure. Could you rephrase, or name the data you mean?" if weak
                        else "No datasource matches this question. These are the datasources available.")
         events.append({"type": "route_classified", "status": status.value, "layer": layer})
-        fields = MirrorFields(ds, self.tables(ds), layer, canon, near, votes, funnel, subqueries)
-        return self._result(query, ref, status, message, matches, fields, started, events=events, canonical=canon)
+        fields = MirrorFields(ds, self.tables(ds), layer, canon, near, votes, funnel, subqueries, canonical_by=by)
+        result = self._result(query, ref, status, message, matches, fields, started, events=events, canonical=canon, error=error)
+        if client is not None:
+            config = getattr(client, "config", None)
+            llm = {"model": (read or {}).get("model"), "canonical_by": by, "canonical": canon,
+                   "variations": list((read or {}).get("variations") or []), "source": (read or {}).get("source"),
+                   "reason": (read or {}).get("reason"), "latency_ms": (read or {}).get("latency_ms"),
+                   "usage": (read or {}).get("usage"), "endpoint": getattr(config, "endpoint", None), "tool_call": None, "text": None}
+            result = replace(result, llm=llm)
+        return result
 
     # ---------------------------------------------------------------- helpers
     def _weak(self, canon: str) -> list[tuple[str, float]]:
@@ -195,13 +241,28 @@ class MirrorRouter(DomainDesign):
                 out.setdefault(h.metadata["datasource"], h.distance)
         return list(out.items())[:5]
 
-    def _layer3(self, query: str, context) -> tuple:
-        from routing.paths.llm import ChatRequest, LLMClient, LLMConfig
+    def _voters(self, query: str, canon: str, read: dict | None) -> list[tuple[str, str]]:
+        """L2's voters, each with who wrote it: the original ("question"), the canonical form and its
+        variations ("model" when the model's reading is used, else "table")."""
+        cfg = self.config
+        if read is None:
+            texts = variations(query, canon, cfg, cfg.votes)
+            return [(t, "question" if i == 0 else "table") for i, t in enumerate(texts)]
+        out = [(clean(query) or query, "question")]
+        for text in [canon, *read.get("variations", [])]:
+            if text and text not in {t for t, _ in out}:
+                out.append((text, "model"))
+            if len(out) >= cfg.votes + 1:
+                break
+        return out
+
+    def _layer3(self, query: str, context, client) -> tuple:
+        from routing.paths.llm import ChatRequest
 
         t0 = time.perf_counter()
-        client = self.llm_client or LLMClient(LLMConfig.from_env())
         if not getattr(getattr(client, "config", None), "configured", True):
-            return None, None, None, [], {"layer": "L3", "accepted": False, "llm": False, "reason": "no LLM endpoint configured",
+            return None, None, None, [], {"layer": "L3", "accepted": False, "llm": False, "upstream_down": True,
+                                          "reason": "no LLM endpoint configured (set OPENAI_BASE_URL or OPENAI_API_KEY)",
                                           "ms": round((time.perf_counter() - t0) * 1000, 3)}
         names = ", ".join(t.name for t in self.domain.tools)
         request = ChatRequest(model="gpt-4o-mini", messages=(
@@ -221,7 +282,7 @@ class MirrorRouter(DomainDesign):
             layer, ds, near, _, _, canon = self.layers(p)
             subs.append({"query": p, "canonical": canon, "layer": layer, "datasource": ds, "nearest": near})
         routed = [s for s in subs if s["datasource"]]
-        step = {"layer": "L3", "accepted": bool(routed), "llm": True, "subqueries": len(parts),
+        step = {"layer": "L3", "accepted": bool(routed), "llm": True, "subqueries": len(parts), "upstream_down": not reply.ok,
                 "reason": None if reply.ok else reply.reason, "ms": round((time.perf_counter() - t0) * 1000, 3)}
         if not routed:
             return None, None, None, subs, step
@@ -244,7 +305,8 @@ class MirrorRouter(DomainDesign):
             query=query, domain=self.name, today=ref.isoformat(), normalized=canonical, corrections=[], status=status,
             message=message, clarifying_question=None, path=path,
             path_reason={"L1": "L1: a close enriched entry, no LLM", "L2": "L2: the variations agreed, no LLM",
-                         "L3": "L3: the LLM split the question"}.get(fields.layer, "no layer was sure"),
+                         "L3": "L3: the LLM split the question"}.get(fields.layer, "no layer was sure")
+            + ("; the model wrote the canonical form" if fields.canonical_by == "model" else ""),
             matches=matches, dates=dates, error=error, events=events or [{"type": "route_started"}], timing_ms=0.0,
             available=self.available if status is Status.NOT_FOUND else [], thresholds=self.thresholds.to_dict(),
             design=self.design, design_fields=fields,

@@ -54,7 +54,12 @@ def load_roster(domain_root: Path) -> Roster:
     label = f"{domain_root.name}/{FIXTURES.as_posix()}"
     if not path.exists():
         raise LexiconError([Problem(label, None, "file is missing (the players the football analyst knows)")])
-    data = read_yaml(path, label, root=Path(domain_root).parent)
+    return parse_roster(read_yaml(path, label, root=Path(domain_root).parent), label)
+
+
+def parse_roster(data, label: str) -> Roster:
+    """A roster from its data ({players: [...]}, as in players.yaml or a live source's JSON);
+    LexiconError naming `label` for anything malformed."""
     problems = []
     raw = data.get("players") if isinstance(data, dict) else None
     if not isinstance(raw, list):

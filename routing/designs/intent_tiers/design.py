@@ -32,6 +32,7 @@ from .config import load_tier_config
 from .data import load_roster
 from .entities import PlayerIndex
 from .fields import TierFields
+from .live import live_source
 from .scoring import scored as score_candidates
 
 DEPTHS = ("L1", "L2")
@@ -71,6 +72,7 @@ class IntentTiersRouter(DomainDesign):
         self.names = list(self.config.tiers) + [p.name for p in self.roster.players]
         self.index = _Candidates(self.names, self.text_index)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
+        self.live = live_source(domain.settings.extra, _options.get("environ"))  # read only in data mode live
 
     # ------------------------------------------------------------ protocol
 
@@ -119,7 +121,8 @@ class IntentTiersRouter(DomainDesign):
         request = prompts.build_request(self.domain, model=model, prompt=fields.system_prompt, query=str(result.query), tools=list(fields.allowed_tools))
         reply = client.complete(request)
         llm = {"model": reply.model, "tool_call": reply.tool_call, "text": reply.text, "attempts": reply.attempts,
-               "latency_ms": reply.latency_ms, "endpoint": client.config.endpoint, "request": request.to_dict()}
+               "latency_ms": reply.latency_ms, "endpoint": client.config.endpoint, "request": request.to_dict(),
+               "usage": getattr(reply, "usage", None)}  # read from the reply (tokens, cached tokens); no prices for this domain
         events = list(result.events)
         if not reply.ok:
             events.append({"type": "llm_failed", "reason": reply.reason})

@@ -22,6 +22,7 @@ class TierFields:
     replay: dict | None = None  # data mode replay: every step's output, computed from the fixtures
     tier_label: str | None = None
     role: str | None = None
+    live: dict | None = None  # data mode live: {today, source, url, tried, reason, steps} read from the HTTP source
 
     def to_dict(self) -> dict:
         return {
@@ -41,4 +42,5 @@ class TierFields:
             "replay": self.replay,
             "tier_label": self.tier_label,
             "role": self.role,
+            "live": self.live,
         }

@@ -20,6 +20,7 @@ from routing.core.model import Thresholds
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
 
 from . import prompts, replay
+from .live import fetch_roster
 from .analysis import TierAnalysis
 from .fields import TierFields
 
@@ -108,10 +109,25 @@ def build_outcome(router, query: str, ref: date, th: Thresholds, a: TierAnalysis
     events = [{"type": "route_started"}, {"type": "route_classified", "status": status.value}]
     if error:
         events.append({"type": "route_aborted", "code": error.code})
+    live_out = None
     if plan and a.data_mode == "replay":
         steps = replay.run_plan(allowed, players, router.roster, ref)
         replay_out = {"today": ref.isoformat(), "steps": steps}
         events.append({"type": "replay_ran", "steps": len(steps)})
+    elif plan and a.data_mode == "live":
+        # The request asked for live data: one read of the configured HTTP source, then the same tools.
+        roster, report = fetch_roster(router.live, ref)
+        live_out = {"today": ref.isoformat(), **report, "steps": []}
+        if roster is None:
+            events.append({"type": "live_failed", "reason": report["reason"]})
+            error = error or ErrorInfo(ErrorCode.UPSTREAM_DOWN.value, report["reason"], {"tried": report["tried"]})
+        else:
+            known = [roster.by_id(p.id) for p in players]
+            missing = [p.name for p, q in zip(players, known) if q is None]
+            if missing:
+                warnings.append({"code": ErrorCode.INSUFFICIENT_DATA.value, "message": f"The live source has no record of {', '.join(missing)}."})
+            live_out["steps"] = replay.run_plan(allowed, [q for q in known if q is not None], roster, ref)
+            events.append({"type": "live_ran", "steps": len(live_out["steps"]), "source": report["source"]})
 
     # ---- matches and message
     count = MAX_MATCHES.get(status, 0)
@@ -139,6 +155,7 @@ def build_outcome(router, query: str, ref: date, th: Thresholds, a: TierAnalysis
         precedence=precedence,
         plan=plan,
         replay=replay_out,
+        live=live_out,
         tier_label=tier.label if tier else None,
         role=tier.role if tier else None,
     )
