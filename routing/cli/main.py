@@ -9,21 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-<<<<<<< HEAD
-from routing.cli import cost, dates, domains, import_csv, import_tools, lexicon, mcp, quality, query, serve
-=======
-from routing.cli import cost, dates, domains, fake_llm, import_csv, lexicon, mcp, quality, query, serve
->>>>>>> issue27
+from routing.cli import cost, dates, domains, fake_llm, import_csv, import_tools, lexicon, mcp, quality, query, serve
 from routing.cli.common import EXIT_LEXICON, EXIT_OK, EXIT_USAGE, UsageError, dump
 from routing.core.errors import LexiconError
 from routing.core.lexicon import DEFAULT_LEXICON_ROOT
 
 # Every command module, in the order `--help` lists them.
-<<<<<<< HEAD
-COMMANDS = (query, dates, domains, quality, import_csv, import_tools, lexicon, mcp, cost, serve)
-=======
-COMMANDS = (query, dates, domains, quality, import_csv, lexicon, mcp, cost, serve, fake_llm)
->>>>>>> issue27
+COMMANDS = (query, dates, domains, quality, import_csv, import_tools, lexicon, mcp, cost, serve, fake_llm)
 
 
 def build_parser() -> argparse.ArgumentParser:
