@@ -24,6 +24,8 @@ from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import CONNECTION_CLOSED
 
 from routing.designs.power_gateway.catalog import PowerSpec, steered
 from routing.designs.power_gateway.design import TOOL_SEPARATOR, PowerGateway
@@ -138,6 +140,12 @@ class ChildServer:
         try:
             with anyio.fail_after(self.call_seconds):
                 return await session.call_tool(tool, arguments)
+        except MCPError as exc:
+            if getattr(exc, "code", None) == CONNECTION_CLOSED or self._done.is_set():
+                self.error = self.error or str(exc)
+                raise ProxyError("POWER_DIED", self._gone()) from None
+            # the child answered with a JSON-RPC error: it is alive, this call failed
+            raise ProxyError("TOOL_ERROR", f"The {self.power} server refused {tool}: {exc}") from None
         except TimeoutError:
             raise ProxyError("POWER_TIMEOUT", f"The {self.power} server did not answer {tool} within {self.call_seconds:g} s, "
                                               f"so it was stopped and its tools removed; call activate_power('{self.power}') "

@@ -66,8 +66,15 @@ class SessionPools:
         self.gateway, self.tg, self.instance = gateway, tg, instance
         self.pools: dict[str | None, ChildPool] = {}
 
+    @staticmethod
+    def key_of(ctx) -> str | None:
+        """The HTTP session's id (the Mcp-Session-Id header of the request), None over stdio."""
+        request = getattr(ctx, "request", None)
+        headers = getattr(request, "headers", None)
+        return headers.get("mcp-session-id") if headers is not None else None
+
     def of(self, ctx) -> ChildPool:
-        key = getattr(ctx, "session_id", None)
+        key = self.key_of(ctx)
         if key not in self.pools:
             self.pools[key] = ChildPool(self.gateway, self.tg, instance=self.instance)
         return self.pools[key]
