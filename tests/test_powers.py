@@ -39,7 +39,7 @@ def test_the_domain_declares_the_design_and_has_the_powers(gw):
         for tool in gw.power_tools(name):
             assert tool["description"].count("--- EXPERT GUIDANCE ---") == 1, tool["name"]
             assert tool["inputSchema"]["type"] == "object"
-    assert {n for n, p in gw.catalog.powers.items() if p.live} == {"sqlite", "filesystem"}
+    assert {n for n, p in gw.catalog.powers.items() if p.live} == {"sqlite", "filesystem", "postgres", "git", "time", "memory"}
 
 
 @pytest.mark.parametrize("query, power", [
