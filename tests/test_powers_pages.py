@@ -39,7 +39,7 @@ def test_not_found_offers_every_power():
     at = run({"domain": "powers", "q": "tell me a joke", "today": "2026-01-22"})
     assert at.session_state["conversation"][0]["result"]["status"] == "not_found"
     entry = at.session_state["conversation"][0]
-    assert len(at.selectbox(key=f"pick-{entry['id']}").options) == 14
+    assert len(at.selectbox(key=f"pick-{entry['id']}").options) == 17
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if p != "playground"])
