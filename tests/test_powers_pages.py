@@ -47,3 +47,15 @@ def test_every_page_works_with_the_powers_domain(page):
     at = run({"domain": "powers"}, page)
     if page == "catalog":
         assert any("Every tool at start-up" in m.label for m in at.metric)
+
+
+def test_catalog_says_which_powers_cannot_start_here(monkeypatch, tmp_path):
+    """A power whose program is not on this machine is named on the Catalog page, with how to install it."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # no mcp-server-git / mcp-server-time on this PATH
+    at = run({"domain": "powers"}, "catalog")
+    warnings = " ".join(w.value for w in at.warning).replace("\\", "")  # markdown escapes
+    assert "**git**" in warnings and "'mcp-server-git' is not installed" in warnings and "pip install mcp-server-git" in warnings
+    assert "**time**" in warnings and "**sqlite**" not in warnings
+    table = next(d.value for d in at.dataframe if "State" in d.value.columns)
+    states = dict(zip(table["Power"], table["State"]))
+    assert states["git"] == "program missing" and states["sqlite"] == "ready" and states["stripe"] == "described only"
