@@ -156,12 +156,14 @@ def _server_problem(server: Any) -> str | None:
     return None
 
 
-def load_catalog(domain: Domain) -> PowerCatalog:
-    """servers.yaml of the domain, checked against its powers (tools.yaml)."""
+def load_catalog(domain: Domain, data: Any = None) -> PowerCatalog:
+    """servers.yaml of the domain (or `data`, the file as parsed, for an edit not yet written),
+    checked against its powers (tools.yaml)."""
     path = domain.root / SERVERS_FILE
     label = f"{domain.root.name}/{SERVERS_FILE}"
     problems: list[Problem] = []
-    data = read_yaml(path, label) if path.exists() else {"powers": {}}
+    if data is None:
+        data = read_yaml(path, label) if path.exists() else {"powers": {}}
     raw = data.get("powers") if isinstance(data, dict) else None
     if not isinstance(raw, dict):
         raise LexiconError([Problem(label, 1, "must have a top-level 'powers:' mapping of power name -> server and tools")])
