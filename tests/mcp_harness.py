@@ -70,6 +70,7 @@ class Client:
     def __init__(self, session: ClientSession, changed: list):
         self.s = session
         self.changed = changed
+        self.init = None  # the server's initialize result
 
     async def wait_changed(self, count: int) -> None:
         with anyio.fail_after(15):
@@ -101,8 +102,9 @@ async def stdio_gateway(env: dict):
     params = StdioServerParameters(command=sys.executable, args=["-m", "routing", "mcp", "--domain", "powers"], cwd=str(ROOT), env=env)
     async with stdio_client(params, errlog=open(os.devnull, "w")) as (read, write):  # noqa: SIM115
         async with ClientSession(read, write, message_handler=on_message) as session:
-            await session.initialize()
-            yield Client(session, changed)
+            client = Client(session, changed)
+            client.init = await session.initialize()
+            yield client
 
 
 @asynccontextmanager
@@ -121,8 +123,9 @@ async def http_client(url: str, *, token: str | None = None):
         async with streamable_http_client(url, http_client=http) as streams:
             read, write = streams[0], streams[1]
             async with ClientSession(read, write, message_handler=on_message) as session:
-                await session.initialize()
-                yield Client(session, changed)
+                client = Client(session, changed)
+                client.init = await session.initialize()
+                yield client
 
 
 def wait_port(host: str, port: int, seconds: float = 30.0, proc: subprocess.Popen | None = None) -> None:

@@ -93,6 +93,7 @@ def child_pid(tag: str, program: str) -> int:
 async def session_with_three_servers(c, reference, tag: str) -> None:
     """resolve -> activate -> call on git, time and postgres; the cap closes git for memory; a killed child."""
     repo, messages = reference["repo"], reference["messages"]
+    assert c.init.capabilities.tools.list_changed  # announced on both transports
     assert await c.tool_names() == ["resolve_intent", "activate_power"]
 
     seen = len(c.changed)

@@ -90,6 +90,14 @@ class SessionPools:
             await self.close(key)
 
 
+class GatewayServer(Server):
+    """The low-level Server announcing tools.listChanged by default: the Streamable HTTP manager
+    builds each session's initialization options without arguments."""
+
+    def create_initialization_options(self, notification_options=None, *args, **kwargs):
+        return super().create_initialization_options(notification_options or NotificationOptions(tools_changed=True), *args, **kwargs)
+
+
 def build_server(gateway: PowerGateway, *, instance: str = "") -> Server:
     """The MCP server of one gateway; children live as long as their session, at most the lifespan."""
     own = {t["name"]: t for t in GATEWAY_TOOLS}
@@ -153,7 +161,7 @@ def build_server(gateway: PowerGateway, *, instance: str = "") -> Server:
                 await ctx.session.send_tool_list_changed()
             return _text_result({"status": "error", "error": {"code": exc.code, "message": exc.message}}, error=True)
 
-    return Server(
+    return GatewayServer(
         SERVER_NAME,
         version="1.0",
         instructions=(
