@@ -269,3 +269,32 @@ def test_http_off_loopback_needs_a_bearer_token(reference):
         left = wait_reaped(tag)
         kill_all(left)
     assert code in (0, -signal.SIGTERM) and not left  # uvicorn re-raises SIGTERM after its graceful shutdown
+
+
+def test_a_crashed_gateway_leaves_no_children(reference):
+    """The gateway killed outright (SIGKILL, no clean-up): its children see their stdin close and exit."""
+    tag = f"ref-crash-{uuid.uuid4().hex[:10]}"
+
+    async def main():
+        with anyio.fail_after(SCENARIO_SECONDS):
+            async with stdio_gateway(env_for(reference, tag)) as c:
+                for power in ("git", "memory", "postgres"):
+                    assert (await c.json("activate_power", {"name": power}))["status"] == "activated"
+                gateway = [p for p in tagged_pids(tag) if b"-m\x00routing\x00mcp" in Path(f"/proc/{p}/cmdline").read_bytes()]
+                assert len(gateway) == 1 and len(tagged_pids(tag)) == 4
+                os.kill(gateway[0], signal.SIGKILL)
+                left = await anyio.to_thread.run_sync(wait_reaped, tag)
+                assert not left, f"children outlived their gateway: {left}"
+
+    try:
+        anyio.run(main)
+    except BaseExceptionGroup as group:  # the client's own pipe to the killed gateway breaks: expected
+        if group.subgroup(AssertionError) is not None:
+            raise
+    except Exception as exc:  # noqa: BLE001 - same, when not grouped
+        if isinstance(exc, AssertionError):
+            raise
+    finally:
+        left = wait_reaped(tag)
+        kill_all(left)
+    assert not left
