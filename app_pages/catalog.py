@@ -68,6 +68,10 @@ tools_tab, synonyms_tab, patterns_tab, cost_tab = st.tabs([
 ])
 
 with tools_tab:
+    if getattr(router, "design", "tools") == "power_gateway":  # which powers start a real server here
+        from ui.power_servers import render_power_servers
+
+        render_power_servers(router)
     if not view.tools:
         st.info("No tool mentions this. Clear the search to see them all.", icon=":material/search_off:")
     for tool in view.tools:

@@ -29,12 +29,12 @@ def test_blocking_pool_starts_calls_and_reaps_children():
     tag = f"pool-test-{uuid.uuid4().hex[:10]}"
     pool = BlockingPool(load_router("powers"), instance=tag)
     try:
-        out = pool.activate("filesystem")
+        out = pool.activate("sqlite")
         assert out["status"] == "activated" and out["live"] is True
-        assert [t["name"] for t in out["tools"]] == ["filesystem__list_directory", "filesystem__read_file", "filesystem__search_files"]
-        listing = pool.call("filesystem__list_directory", {"path": "."})
-        assert not listing.is_error and '"README.txt"' in listing.content[0].text
-        assert pool.live_powers() == ["filesystem"] and len(tagged(tag)) == 1
+        assert [t["name"] for t in out["tools"]] == ["sqlite__list_tables", "sqlite__describe_table", "sqlite__query_database"]
+        listing = pool.call("sqlite__list_tables", {})
+        assert not listing.is_error and '"orders"' in listing.content[0].text
+        assert pool.live_powers() == ["sqlite"] and len(tagged(tag)) == 1
         assert pool.activate("nope")["error"]["code"] == "POWER_NOT_FOUND"
         pool.activate("jira")
         with pytest.raises(ProxyError) as err:

@@ -122,7 +122,7 @@ def test_tiers_activation_child_calls_and_errors():
 
         none = payload(await c.call("resolve_intent", {"query": "tell me a joke"}))
         assert none["status"] == "not_found"
-        assert len(none["available_powers"]) == 14 and {"name", "description"} == set(none["available_powers"][0])
+        assert len(none["available_powers"]) == 17 and {"name", "description"} == set(none["available_powers"][0])
 
         # activated: the power and its tools, registered on the gateway at once
         seen = len(c.changed)
@@ -151,11 +151,13 @@ def test_tiers_activation_child_calls_and_errors():
         assert refused.is_error and "read-only" in refused.content[0].text
         assert payload(await c.call("sqlite__query_database", {"sql": "SELECT COUNT(*) FROM customers"}))["rows"] == [[6]]
 
+        # the reference filesystem server (npm), confined to the sandbox
+        sandbox = ROOT / "lexicons" / "powers" / "sandbox"
         await c.call("activate_power", {"name": "filesystem"})
-        notes = payload(await c.call("filesystem__search_files", {"text": "todo"}))
-        assert notes["hits"][0]["path"] == "notes/meeting-notes.md"
-        escape = await c.call("filesystem__read_file", {"path": "../settings.yaml"})
-        assert escape.is_error and "outside the sandbox" in escape.content[0].text
+        notes = await c.call("filesystem__search_files", {"path": str(sandbox), "pattern": "**/*.md"})
+        assert not notes.is_error and "meeting-notes.md" in notes.content[0].text
+        escape = await c.call("filesystem__read_text_file", {"path": str(sandbox / ".." / "settings.yaml")})
+        assert escape.is_error and "outside allowed directories" in escape.content[0].text
 
         # unknown power: a clear error with a did-you-mean
         wrong = await c.call("activate_power", {"name": "postgre"})

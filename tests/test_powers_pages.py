@@ -39,7 +39,7 @@ def test_not_found_offers_every_power():
     at = run({"domain": "powers", "q": "tell me a joke", "today": "2026-01-22"})
     assert at.session_state["conversation"][0]["result"]["status"] == "not_found"
     entry = at.session_state["conversation"][0]
-    assert len(at.selectbox(key=f"pick-{entry['id']}").options) == 14
+    assert len(at.selectbox(key=f"pick-{entry['id']}").options) == 17
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if p != "playground"])
@@ -47,3 +47,15 @@ def test_every_page_works_with_the_powers_domain(page):
     at = run({"domain": "powers"}, page)
     if page == "catalog":
         assert any("Every tool at start-up" in m.label for m in at.metric)
+
+
+def test_catalog_says_which_powers_cannot_start_here(monkeypatch, tmp_path):
+    """A power whose program is not on this machine is named on the Catalog page, with how to install it."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # no mcp-server-git / mcp-server-time on this PATH
+    at = run({"domain": "powers"}, "catalog")
+    warnings = " ".join(w.value for w in at.warning).replace("\\", "")  # markdown escapes
+    assert "**git**" in warnings and "'mcp-server-git' is not installed" in warnings and "pip install mcp-server-git" in warnings
+    assert "**time**" in warnings and "**sqlite**" not in warnings
+    table = next(d.value for d in at.dataframe if "State" in d.value.columns)
+    states = dict(zip(table["Power"], table["State"]))
+    assert states["git"] == "program missing" and states["sqlite"] == "ready" and states["stripe"] == "described only"

@@ -24,6 +24,9 @@ from routing.core.safefile import read_bounded, read_text_bounded
 from routing.core.yamlio import file_label as _label, parse_yaml
 
 EDITABLE_FILES = ("synonyms.yaml", "patterns.yaml", "settings.yaml")
+# Written by a command, not the editor page: `python -m routing mcp --refresh` (routing.mcp.refresh)
+# rewrites powers' tools from what their MCP servers list.
+REFRESHED_FILES = ("servers.yaml", "tools.yaml")
 THRESHOLD_KEYS = ("high", "medium", "low", "margin")
 PATTERN_KEYS = ("phrase", "terms", "regex", "tool", "params", "weight")
 HISTORY_DIR = ".history"
@@ -68,7 +71,7 @@ class FileSnapshot:
 def read_file(domain: str, file: str, root: Path | str | None = None) -> FileSnapshot:
     root = _root(root)
     require_plain_name(domain)
-    if file not in EDITABLE_FILES:
+    if file not in EDITABLE_FILES + REFRESHED_FILES:
         raise EditRejected(f"{file} cannot be edited here (editable: {', '.join(EDITABLE_FILES)})")
     if domain not in list_domain_names(root):
         known = ", ".join(list_domain_names(root)) or "none"

@@ -24,9 +24,13 @@ from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import CONNECTION_CLOSED
 
 from routing.designs.power_gateway.catalog import PowerSpec, steered
 from routing.designs.power_gateway.design import TOOL_SEPARATOR, PowerGateway
+
+from .launch import Launch, launch_for
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 20.0   # a child must answer initialize + tools/list within this
@@ -44,15 +48,30 @@ class ProxyError(Exception):
         self.message = message
 
 
+@dataclass(frozen=True)
+class ChildLimits:
+    """settings.yaml `children:` of a gateway domain (see lexicons/powers/settings.yaml)."""
+
+    max_running: int = 3
+    call_seconds: float = CALL_SECONDS
+    start_seconds: float = START_SECONDS
+
+    @classmethod
+    def of(cls, gateway: PowerGateway) -> "ChildLimits":
+        raw = gateway.domain.settings.extra.get("children") or {}
+
+        def number(key: str, default: float) -> float:
+            value = raw.get(key, default)
+            return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else default
+
+        return cls(max(1, int(number("max_running", cls.max_running))), number("call_seconds", CALL_SECONDS),
+                   number("start_seconds", START_SECONDS))
+
+
 def child_command(spec: PowerSpec, gateway: PowerGateway, instance: str = "") -> tuple[str, list[str]]:
-    bundled = spec.server["bundled"]
-    if bundled == "sqlite":
-        args = ["-m", "routing.mcp.children.sqlite_server", "--database",
-                str(gateway.catalog.resolve_path(spec.server.get("database", "sample/sample.sql")))]
-    else:
-        args = ["-m", "routing.mcp.children.filesystem_server", "--root",
-                str(gateway.catalog.resolve_path(spec.server.get("root", "sandbox")))]
-    return sys.executable, args + (["--instance", instance] if instance else [])
+    """The program and arguments a power's child starts with (routing.mcp.launch)."""
+    launch = launch_for(spec, gateway.catalog, instance=instance)
+    return launch.command, launch.args
 
 
 def _errlog():
@@ -67,8 +86,9 @@ def _errlog():
 @dataclass
 class ChildServer:
     power: str
-    command: str
-    args: list[str]
+    launch: Launch
+    call_seconds: float = CALL_SECONDS
+    start_seconds: float = START_SECONDS
     tools: list = field(default_factory=list)  # mcp Tool objects, as the child lists them
     session: Any = None
     last_used: float = 0.0  # time.monotonic() of the last activation or call
@@ -88,12 +108,12 @@ class ChildServer:
         """The child's whole life, in one task: start, serve calls until stop() or death, reap."""
         from mcp import ClientSession, StdioServerParameters, stdio_client
 
-        params = StdioServerParameters(command=self.command, args=self.args, cwd=str(REPO_ROOT),
-                                       env={"PYTHONPATH": str(REPO_ROOT)})
+        params = StdioServerParameters(command=self.launch.command, args=self.launch.args, cwd=self.launch.cwd,
+                                       env=self.launch.env)
         try:
             async with stdio_client(params, errlog=_errlog()) as (read, write):
                 async with ClientSession(read, write) as session:
-                    with anyio.fail_after(START_SECONDS):
+                    with anyio.fail_after(self.start_seconds):
                         await session.initialize()
                         self.tools = list((await session.list_tools()).tools)
                     self.session = session
@@ -107,7 +127,7 @@ class ChildServer:
             self._done.set()
 
     async def started(self) -> None:
-        with anyio.fail_after(START_SECONDS + STOP_SECONDS):
+        with anyio.fail_after(self.start_seconds + STOP_SECONDS):
             await self._ready.wait()
         if self.session is None:
             raise ProxyError("POWER_START_FAILED", f"The {self.power} server could not start ({self.error or 'no reply'}).")
@@ -118,10 +138,18 @@ class ChildServer:
         if session is None:
             raise ProxyError("POWER_NOT_RUNNING", self._gone())
         try:
-            with anyio.fail_after(CALL_SECONDS):
+            with anyio.fail_after(self.call_seconds):
                 return await session.call_tool(tool, arguments)
+        except MCPError as exc:
+            if getattr(exc, "code", None) == CONNECTION_CLOSED or self._done.is_set():
+                self.error = self.error or str(exc)
+                raise ProxyError("POWER_DIED", self._gone()) from None
+            # the child answered with a JSON-RPC error: it is alive, this call failed
+            raise ProxyError("TOOL_ERROR", f"The {self.power} server refused {tool}: {exc}") from None
         except TimeoutError:
-            raise ProxyError("POWER_TIMEOUT", f"The {self.power} server did not answer {tool} within {CALL_SECONDS:g} s.") from None
+            raise ProxyError("POWER_TIMEOUT", f"The {self.power} server did not answer {tool} within {self.call_seconds:g} s, "
+                                              f"so it was stopped and its tools removed; call activate_power('{self.power}') "
+                                              f"to start it again.") from None
         except Exception as exc:  # noqa: BLE001 - the child died or closed its pipes
             self.error = self.error or f"{type(exc).__name__}: {exc}"
             raise ProxyError("POWER_DIED", self._gone()) from None
@@ -139,10 +167,11 @@ class ChildServer:
 class ChildPool:
     """The powers activated in one gateway session, and their live children."""
 
-    def __init__(self, gateway: PowerGateway, task_group: TaskGroup, *, instance: str = ""):
+    def __init__(self, gateway: PowerGateway, task_group: TaskGroup, *, instance: str = "", limits: ChildLimits | None = None):
         self.gateway = gateway
         self.tg = task_group
         self.instance = instance
+        self.limits = limits or ChildLimits.of(gateway)
         self.children: dict[str, ChildServer] = {}
         self.active: dict[str, list[dict]] = {}  # power -> its tools as listed by the gateway
         self._routes: dict[str, tuple[str, str]] = {}  # listed tool name -> (power, child tool name)
@@ -152,20 +181,29 @@ class ChildPool:
     # ------------------------------------------------------------ activation
 
     async def activate(self, name: Any) -> dict:
-        """activate_power: {status: activated, power, live, tools} or the design's error dict."""
+        """activate_power: {status: activated, power, live, tools, closed} or the design's error dict.
+        `closed` names the powers whose children were stopped to stay within max_running (LRU)."""
         out = self.gateway.activate(name)
         if out.get("status") != "activated":
             return out
         power = out["power"]
         spec = self.gateway.catalog.get(power)
+        closed: list[str] = []
         async with self._lock:
             if spec.live:
                 child = self.children.get(power)
                 if child is None or not child.alive:
                     if child is not None:
                         await child.stop()
-                    command, args = child_command(spec, self.gateway, self.instance)
-                    child = ChildServer(power, command, args)
+                    launch = launch_for(spec, self.gateway.catalog, instance=self.instance)
+                    if launch.missing:
+                        self.children.pop(power, None)
+                        return {"status": "error", "error": {"code": "SERVER_MISSING", "message": launch.missing},
+                                "power": power, "server": spec.server_label}
+                    closed = await self._make_room(keep=power)
+                    timeout = spec.server.get("timeout")
+                    child = ChildServer(power, launch, call_seconds=float(timeout or self.limits.call_seconds),
+                                        start_seconds=self.limits.start_seconds)
                     self.children[power] = child
                     self.tg.start_soon(child.run)
                 child.last_used = time.monotonic()
@@ -173,9 +211,12 @@ class ChildPool:
                     await child.started()
                 except ProxyError as exc:
                     self.children.pop(power, None)
-                    return {"status": "error", "error": {"code": exc.code, "message": exc.message}, "power": power}
+                    return {"status": "error", "error": {"code": exc.code, "message": exc.message}, "power": power,
+                            "closed": closed, "changed": bool(closed)}
                 tools = []
                 for t in child.tools:
+                    if not spec.exposes(t.name):
+                        continue
                     listed = f"{power}{TOOL_SEPARATOR}{t.name}"
                     schema = dict(t.input_schema or {"type": "object", "properties": {}})
                     tools.append({"name": listed, "description": steered(t.description or "", spec.guidance_for(t.name)),
@@ -187,11 +228,24 @@ class ChildPool:
                 for t in tools:
                     self._routes[t["name"]] = (power, t["name"].split(TOOL_SEPARATOR, 1)[1])
                     self._schemas[t["name"]] = t["inputSchema"]
-            changed = self.active.get(power) != tools
+            changed = self.active.get(power) != tools or bool(closed)
             self.active[power] = tools
-        return {**out, "tools": tools, "live": spec.live, "changed": changed}
+        return {**out, "tools": tools, "live": spec.live, "changed": changed, "closed": closed}
+
+    async def _make_room(self, *, keep: str) -> list[str]:
+        """Stop the least recently used children until one more fits under max_running."""
+        closed = []
+        while sum(1 for p in self.children if p != keep) >= self.limits.max_running:
+            oldest = min((p for p in self.children if p != keep), key=lambda p: self.children[p].last_used)
+            await self._forget(oldest)
+            closed.append(oldest)
+        return closed
 
     async def deactivate(self, power: str) -> None:
+        await self._forget(power)
+
+    async def _forget(self, power: str) -> None:
+        """The power's tools leave the list and its child (if any) is stopped and reaped."""
         self.active.pop(power, None)
         for listed in [k for k, (p, _) in self._routes.items() if p == power]:
             self._routes.pop(listed, None)
@@ -225,8 +279,8 @@ class ChildPool:
         try:
             return await child.call(tool, arguments)
         except ProxyError as exc:
-            if exc.code == "POWER_DIED":
-                await self.deactivate(power)
+            if exc.code in ("POWER_DIED", "POWER_TIMEOUT"):
+                await self.deactivate(power)  # a hung child is stopped too: it would hold the next call
             raise
 
     async def stop_idle(self, idle_seconds: float) -> list[str]:

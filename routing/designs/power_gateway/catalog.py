@@ -22,6 +22,10 @@ from routing.core.yamlio import line_of, read_yaml
 SERVERS_FILE = "servers.yaml"
 GUIDANCE_MARKER = "--- EXPERT GUIDANCE ---"
 BUNDLED = ("sqlite", "filesystem")  # child servers in routing/mcp/children/
+# A server started from a program: `command` (a program on PATH or a path with {placeholders}),
+# `args`, `env`, `cwd`; `install` says how to get the program when it is missing; `timeout` is a
+# call's deadline in seconds; `expose` lists the only tools of the server the agent may call.
+COMMAND_KEYS = ("command", "args", "env", "cwd", "install", "timeout", "expose")
 
 
 def steered(description: str, guidance: str) -> str:
@@ -57,8 +61,23 @@ class PowerSpec:
 
     @property
     def live(self) -> bool:
-        """True when the gateway can start a real MCP server for this power."""
-        return bool(self.server.get("bundled"))
+        """True when servers.yaml says how to start a real MCP server for this power (whether or
+        not its program is on this machine: routing.mcp.launch checks that)."""
+        return bool(self.server.get("bundled") or self.server.get("command"))
+
+    @property
+    def server_label(self) -> str | None:
+        """`bundled:sqlite`, or the program servers.yaml starts (`mcp-server-git`); None when described only."""
+        if self.server.get("bundled"):
+            return "bundled:" + self.server["bundled"]
+        if self.server.get("command"):
+            return Path(str(self.server["command"])).name
+        return None
+
+    def exposes(self, tool_name: str) -> bool:
+        """Whether the agent may see and call this tool of the server (servers.yaml `expose`)."""
+        allowed = self.server.get("expose")
+        return not allowed or tool_name in allowed
 
     def guidance_for(self, tool_name: str) -> str:
         return next((t.guidance for t in self.tools if t.name == tool_name), "")
@@ -108,12 +127,43 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def load_catalog(domain: Domain) -> PowerCatalog:
-    """servers.yaml of the domain, checked against its powers (tools.yaml)."""
+def _server_problem(server: Any) -> str | None:
+    """What is wrong with a power's `server:` block, or None."""
+    if not isinstance(server, dict):
+        return "server must be a mapping (bundled: NAME, or command: PROGRAM with args, env, cwd)"
+    if "command" in server:
+        unknown = [k for k in server if k not in COMMAND_KEYS]
+        if unknown:
+            return f"server: unknown key {unknown[0]!r} (known: {', '.join(COMMAND_KEYS)})"
+        if not isinstance(server["command"], str) or not server["command"].strip():
+            return "server.command must be the program to start (text)"
+        if not isinstance(server.get("args", []), list) or not all(isinstance(a, (str, int, float)) for a in server.get("args", [])):
+            return "server.args must be a list of texts"
+        env = server.get("env", {})
+        if not isinstance(env, dict) or not all(isinstance(v, (str, int, float)) for v in env.values()):
+            return "server.env must map names to texts"
+        if "cwd" in server and not isinstance(server["cwd"], str):
+            return "server.cwd must be a folder (text)"
+        timeout = server.get("timeout", 1)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+            return "server.timeout must be a number of seconds above 0"
+        expose = server.get("expose", [])
+        if not isinstance(expose, list) or not all(isinstance(t, str) for t in expose):
+            return "server.expose must be a list of tool names"
+        return None
+    if server.get("bundled") not in BUNDLED:
+        return f"server.bundled must be one of {', '.join(BUNDLED)}, not {server.get('bundled')!r} (or give server.command)"
+    return None
+
+
+def load_catalog(domain: Domain, data: Any = None) -> PowerCatalog:
+    """servers.yaml of the domain (or `data`, the file as parsed, for an edit not yet written),
+    checked against its powers (tools.yaml)."""
     path = domain.root / SERVERS_FILE
     label = f"{domain.root.name}/{SERVERS_FILE}"
     problems: list[Problem] = []
-    data = read_yaml(path, label, root=domain.root.parent) if path.exists() else {"powers": {}}
+    if data is None:
+        data = read_yaml(path, label, root=domain.root.parent) if path.exists() else {"powers": {}}
     raw = data.get("powers") if isinstance(data, dict) else None
     if not isinstance(raw, dict):
         raise LexiconError([Problem(label, 1, "must have a top-level 'powers:' mapping of power name -> server and tools")])
@@ -129,9 +179,9 @@ def load_catalog(domain: Domain) -> PowerCatalog:
             problems.append(Problem(label, bl, f"power {tool.name}: must map to server: and tools:"))
             block = {}
         server = _plain(block.get("server") or {})
-        if server and server.get("bundled") not in BUNDLED:
-            problems.append(Problem(label, line_of(block, "server") or bl,
-                                    f"power {tool.name}: server.bundled must be one of {', '.join(BUNDLED)}, not {server.get('bundled')!r}"))
+        server_problem = _server_problem(server) if server else None
+        if server_problem:
+            problems.append(Problem(label, line_of(block, "server") or bl, f"power {tool.name}: {server_problem}"))
             server = {}
         tools: list[McpTool] = []
         seen: set[str] = set()

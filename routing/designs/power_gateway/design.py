@@ -282,7 +282,7 @@ class PowerGateway(DomainDesign):
             "status": "activated",
             "power": name,
             "live": spec.live,
-            "server": "bundled:" + spec.server["bundled"] if spec.live else None,
+            "server": spec.server_label,
             "tools": self.power_tools(name),
         }
 
