@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from routing.cli import cost, dates, domains, import_csv, lexicon, mcp, quality, query, serve
+from routing.cli import cost, coverage, dates, domains, import_csv, lexicon, mcp, quality, query, serve
 from routing.cli.common import EXIT_LEXICON, EXIT_OK, EXIT_USAGE, UsageError, dump
 from routing.core.errors import LexiconError
 from routing.core.lexicon import DEFAULT_LEXICON_ROOT
 
 # Every command module, in the order `--help` lists them.
-COMMANDS = (query, dates, domains, quality, import_csv, lexicon, mcp, cost, serve)
+COMMANDS = (query, dates, domains, quality, coverage, import_csv, lexicon, mcp, cost, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:
