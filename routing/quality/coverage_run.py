@@ -66,8 +66,17 @@ def route_rows(router, texts: list[str], labels: list[str | None], times: list[s
     from routing.quality.gaps import unknown_words
 
     out: dict[str, list] = {name: [] for name, _ in RESULT_FIELDS if name != "row"}
+    seen: dict[tuple[str, str | None], int] = {}  # a question asked again the same day: routed once
     for text, label, when in zip(texts, labels, times):
         day = day_of(when)
+        again = seen.get((text, day))
+        if again is not None:
+            for name in ("status", "top", "confidence", "top3", "path", "error", "unknown_words", "ms"):
+                out[name].append(out[name][again])
+            out["text"].append(text), out["label"].append(label), out["time"].append(when), out["day"].append(day)
+            out["correct"].append((out["top"][again] == label) if label else None)
+            continue
+        seen[(text, day)] = len(out["text"])
         try:
             result = router.route(text, today=day or today)
         except Exception as exc:  # noqa: BLE001 - one bad line never stops a million
