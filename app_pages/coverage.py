@@ -241,3 +241,10 @@ with st.expander("Bring your own intents: import a labelled CSV as a new domain"
             with st.expander("What is wrong"):
                 for p in exc.problems[:50]:
                     st.markdown(f"- `{p.file}` line {p.line or '?'}: {p.message}")
+
+# ------------------------------------------------------------------ a large run (python -m routing coverage)
+
+from ui.coverage_large import render_large_run  # noqa: E402 - the section's own module, kept apart from this page's code
+
+st.divider()
+render_large_run()

@@ -26,7 +26,10 @@ def cmd_coverage(args) -> int:
         raise UsageError(f"{args.file} is not a local file: only --engine ray reads object-store URLs")
     if not remote and not Path(args.file).is_file():
         raise UsageError(f"no file at {args.file}")
-    out = args.out or str(Path("coverage-runs") / (Path(args.file).stem + "-" + args.domain))
+    from routing.quality.coverage_run import runs_root
+
+    name = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in Path(args.file).stem) + "-" + args.domain
+    out = args.out or str(runs_root(args.lexicons) / name)  # where the Coverage page lists runs
     spec = JobSpec(
         input=args.file, domain=args.domain, root=args.lexicons, out=out, today=today,
         columns=Columns(text=args.text_col, label=args.label_col, time=args.time_col), fmt=args.format,
@@ -58,7 +61,7 @@ def register(sub) -> None:
     c.add_argument("file", help="CSV, JSONL, Parquet or a text file (one question a line); with --engine ray also a URL Ray reads (s3://...)")
     c.add_argument("--domain", required=True)
     c.add_argument("--today", default=None, help="reference date YYYY-MM-DD for questions with no time (default: today)")
-    c.add_argument("--out", default=None, help="output folder (default coverage-runs/<file>-<domain>); a rerun continues it")
+    c.add_argument("--out", default=None, help="output folder (default: <file>-<domain> in coverage-runs/ beside the lexicon folder, or ROUTING_COVERAGE_RUNS, where the Coverage page lists runs); a rerun continues it")
     c.add_argument("--engine", choices=("local", "ray"), default="local")
     c.add_argument("--workers", type=int, default=None, help="processes (local) or router actors (ray); default: every core")
     c.add_argument("--address", default=None, help="ray: the address of an existing cluster (default: a local Ray)")

@@ -515,3 +515,27 @@ def stderr_progress(stream=sys.stderr) -> Callable[[int, int | None, float], Non
         stream.flush()
 
     return tick
+
+
+RUN_NAME = __import__("re").compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
+
+
+def runs_root(lexicon_root: str | Path) -> Path:
+    """Where runs live: ROUTING_COVERAGE_RUNS, else coverage-runs/ beside the lexicon folder. The
+    page opens runs from here only (a run is named, never a path)."""
+    env = os.environ.get("ROUTING_COVERAGE_RUNS")
+    return Path(env) if env else Path(lexicon_root).resolve().parent / "coverage-runs"
+
+
+def list_runs(root: str | Path) -> list[dict]:
+    """The run folders under `root`, newest first: name, finished, rows done."""
+    root = Path(root)
+    if not root.is_dir():
+        return []
+    runs = []
+    for folder in root.iterdir():
+        if folder.is_dir() and RUN_NAME.match(folder.name) and ((folder / MANIFEST).exists() or (folder / SUMMARY).exists()):
+            prog = run_progress(folder) or {"done": None, "total": None, "finished": (folder / SUMMARY).exists()}
+            prog["finished"] = prog["finished"] and (folder / SUMMARY).exists()
+            runs.append({"name": folder.name, "mtime": folder.stat().st_mtime, **prog})
+    return sorted(runs, key=lambda r: -r["mtime"])
