@@ -169,6 +169,8 @@ def run_job(spec: JobSpec, *, progress: Callable[[int, int | None, float], None]
     out = Path(spec.out)
     out.mkdir(parents=True, exist_ok=True)
     router = build_router_from(spec.root, spec.domain)  # validates the lexicon; warms the caches the workers load
+    if Path(spec.input).is_file():  # a missing column is said now, before any worker starts
+        next(read_chunks(spec.input, spec.columns, chunk_rows=1, fmt=spec.fmt), None)
     identity = spec.identity(router.domain.fingerprint)
     manifest = _load_manifest(out)
     if manifest is None or manifest.get("job") != identity:
