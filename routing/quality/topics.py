@@ -58,8 +58,11 @@ def shared_stopwords(root: str | Path) -> list[str]:
 
 
 def domain_encoder(router):
+    """The encoder the router embeds with (its semantic index's), else the default one."""
     enc = getattr(router, "encoder", None)
-    if enc is None:
+    if enc is not None and not hasattr(enc, "encode"):  # a semantic index holding the encoder
+        enc = getattr(enc, "encoder", None)
+    if enc is None or not hasattr(enc, "encode"):
         from routing.semantic.encoders import get_encoder
 
         enc = get_encoder()
