@@ -31,10 +31,12 @@ sys.path.insert(0, str(ROOT))
 
 
 def golden_questions(domain: str) -> list[str]:
+    """The domain's shipped corpora: golden.yaml and any held-out set (heldout*.yaml)."""
     from routing.quality.evaluate import load_golden
 
-    path = ROOT / "lexicons" / domain / "golden.yaml"
-    return [c.query for c in load_golden(path)] if path.exists() else []
+    folder = ROOT / "lexicons" / domain
+    paths = sorted(folder.glob("golden*.yaml")) + sorted(folder.glob("heldout*.yaml"))
+    return [c.query for p in paths for c in load_golden(p)]
 
 
 def noisy(q: str, rng: random.Random) -> str:
@@ -71,8 +73,28 @@ def cmd_generate(args) -> None:
         for i in range(args.n):
             base = rng.choice(others) if (others and rng.random() < args.foreign) else rng.choice(own)
             day = start + timedelta(days=int(90 * i / args.n))
-            w.writerow([noisy(base, rng), f"{day.isoformat()}T{rng.randrange(24):02d}:{rng.randrange(60):02d}:00"])
+            text = base
+            for _ in range(rng.randrange(1, 4)):  # one to three edits
+                text = noisy(text, rng)
+            w.writerow([text, f"{day.isoformat()}T{rng.randrange(24):02d}:{rng.randrange(60):02d}:00"])
     print(json.dumps({"file": str(out), "rows": args.n, "domain": args.domain, "base_questions": len(own), "foreign_share": args.foreign}))
+
+
+def distinct_share(path: str, chunk_rows: int = 5000) -> float:
+    """The share of rows the router really routes (a question asked again the same day within a
+    chunk is routed once)."""
+    routed = n = 0
+    with open(path, encoding="utf-8") as f:
+        rows = csv.DictReader(f)
+        seen: set = set()
+        for i, r in enumerate(rows):
+            if i % chunk_rows == 0:
+                routed += len(seen)
+                seen = set()
+            seen.add((r["text"], r["asked"][:10]))
+            n += 1
+        routed += len(seen)
+    return round(routed / max(1, n), 3)
 
 
 def tree_rss(pid: int) -> int:
@@ -101,7 +123,10 @@ def tree_rss(pid: int) -> int:
 
 def run_command(argv: list[str]) -> dict:
     """Run the coverage command; wall time, peak tree RSS and its summary."""
+    import resource
+
     t0 = time.perf_counter()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen([sys.executable, "-m", "routing", *argv, "--quiet"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     peak = 0
     while proc.poll() is None:
@@ -109,11 +134,14 @@ def run_command(argv: list[str]) -> dict:
         time.sleep(0.2)
     out, err = proc.communicate()
     wall = time.perf_counter() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)  # the command and its (reaped) pool workers
     if proc.returncode != 0:
         raise SystemExit(f"command failed ({proc.returncode}): {err[-2000:]}")
     brief = json.loads(out)
     summary = json.loads((Path(brief["out"]) / "summary.json").read_text())
-    return {"wall_s": round(wall, 1), "peak_rss_mb": round(peak / 2**20), "rows": summary["rows"], "routing_qps": summary["throughput_qps"],
+    return {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "cpu_ms_per_question": round(1000 * cpu / summary["rows"], 3),
+            "cpu_share_used": round(cpu / wall, 2), "peak_rss_mb": round(peak / 2**20), "rows": summary["rows"], "routing_qps": summary["throughput_qps"],
             "end_to_end_qps": round(summary["rows"] / wall, 1), "topics_s": summary.get("topics_s"), "uncovered": summary["uncovered"],
             "topics": len(summary.get("topics", [])), "workers": summary["workers"], "engine": summary["engine"]}
 
@@ -135,13 +163,14 @@ def cmd_scaling(args) -> None:
     res = {}
     for w in (1, 2):
         res[w] = run_command(base_args(args, fresh(f"/tmp/cov-bench/scale-{w}"), w))
-    print(json.dumps({"one": res[1], "two": res[2], "ratio_routing": round(res[2]["routing_qps"] / res[1]["routing_qps"], 2),
+    print(json.dumps({"routed_share": distinct_share(args.file), "one": res[1], "two": res[2], "ratio_routing": round(res[2]["routing_qps"] / res[1]["routing_qps"], 2),
                       "ratio_end_to_end": round(res[2]["end_to_end_qps"] / res[1]["end_to_end_qps"], 2), "load": os.getloadavg()}, indent=1))
 
 
 def cmd_run(args) -> None:
     res = run_command(base_args(args, fresh("/tmp/cov-bench/big"), args.workers, topics=True))
     res["load"] = os.getloadavg()
+    res["routed_share"] = distinct_share(args.file)
     print(json.dumps(res, indent=1))
 
 
