@@ -188,7 +188,7 @@ def suggest_fix(router, centre: np.ndarray, words: list[str], unknown: Counter, 
 def build_topics(router, rows: dict[str, list], *, period: str = "day", total_rows: int | None = None, root: str | Path | None = None) -> tuple[list[dict], np.ndarray]:
     """Topics of the uncovered rows (columns text, status, day, label, unknown_words, top).
     Returns the topics (largest first) and each row's topic id (-1: none)."""
-    from routing.quality.coverage_run import period_of
+    from routing.quality.coverage_summary import period_of
 
     texts = rows["text"]
     keys = [t.casefold().strip() for t in texts]
@@ -256,7 +256,8 @@ def topics_for_run(out: str | Path, router, summary: dict) -> dict:
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    from routing.quality.coverage_run import UNCOVERED, _load_manifest, iter_parts
+    from routing.quality.coverage_run import _load_manifest, iter_parts
+    from routing.quality.coverage_summary import UNCOVERED
 
     out = Path(out)
     manifest = _load_manifest(out)
