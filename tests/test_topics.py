@@ -43,6 +43,7 @@ def test_themes_become_topics_named_by_their_words_with_a_fix(accounting):
     # Near a tool: add to it; far from every tool: a new tool.
     assert by_theme["invoices"]["fix"]["kind"] == "tool" and by_theme["invoices"]["fix"]["tool"] == "invoice_list"
     assert by_theme["weather"]["fix"]["kind"] == by_theme["jokes"]["fix"]["kind"] == "new_tool"
+    assert by_theme["invoices"]["fix"]["prefill"]["canonical"] == "invoice"  # a term invoice_list is about
     prefill = by_theme["weather"]["fix"]["prefill"]
     assert prefill["domain"] == "accounting" and prefill["query"] in WEATHER
     assert [int(x) for x in row_topic[:10]] == [by_theme["invoices"]["id"]] * 10

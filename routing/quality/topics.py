@@ -169,15 +169,16 @@ def suggest_fix(router, centre: np.ndarray, words: list[str], unknown: Counter, 
         i = int(np.argmax(sims))
         best, sim = names[i], float(sims[i])
     query = examples[0] if examples else ""
-    forms = synonym_forms(router)
-    gap = nearest_term(add_words[0], forms) if add_words else None
-    canonical = gap.canonical if gap and gap.canonical else None
-    if canonical is None and best is not None:  # a canonical term the tool is about
+    gap = nearest_term(add_words[0], synonym_forms(router)) if add_words else None
+    near = best is not None and sim >= NEAR_TOOL
+    canonical = None
+    if near:  # the word goes under a canonical term the near tool is about
         tool = router.domain.tool(best)
         known = {c for c, _ in router.domain.synonyms}
         canonical = next((k for k in (tool.keywords if tool else ()) if k in known), None)
+    canonical = canonical or (gap.canonical if gap else None)
     prefill = editor_prefill(router.domain.name, query, gap, canonical)
-    if best is not None and sim >= NEAR_TOOL:
+    if near:
         said = ", ".join(f"“{w}”" for w in add_words[:3])
         return {"kind": "tool", "tool": best, "similarity": round(sim, 3), "words": add_words, "examples": examples[:3],
                 "summary": f"add {said} to {best} as synonyms, and these questions as its examples", "prefill": prefill}
