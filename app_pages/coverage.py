@@ -269,3 +269,10 @@ with st.expander("Bring a tool catalog: OpenAI tools, MCP tools/list or OpenAPI 
                 st.error("The catalog does not make a valid domain.")
                 for p in exc.problems[:50]:
                     st.markdown(f"- `{p.file}` line {p.line or '?'}: {p.message}")
+
+# ------------------------------------------------------------------ a large run (python -m routing coverage)
+
+from ui.coverage_large import render_large_run  # noqa: E402 - the section's own module, kept apart from this page's code
+
+st.divider()
+render_large_run()
