@@ -5,10 +5,10 @@ import streamlit as st
 
 from routing import Thresholds
 from routing.core.errors import LexiconError
-from routing.quality.evaluate import golden_path, load_golden
+from routing.quality.evaluate import golden_path, load_golden, run_cases
 from routing.quality.importer import ImportProblem, csv_columns, read_queries, relabel_cases
 from routing.editing.store import set_thresholds
-from routing.quality.tuning import THRESHOLD_NAMES, evaluate, is_ordered, score_cases, tune
+from routing.quality.tuning import THRESHOLD_NAMES, evaluate, is_ordered, score_cases, tune, untunable_reason
 from ui.common import TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
 from ui.coverage_charts import CHART_CONFIG, STATUS_ORDER, domain_picker, friendly_failure, progress_reporter, sweep_figure
 
@@ -64,6 +64,16 @@ except (ImportProblem, LexiconError) as exc:
     cases = None
 
 if not cases:
+    st.stop()
+
+reason = untunable_reason(router)
+if reason:  # say why, and still show the figures Coverage and eval give on these questions
+    st.info(reason, icon=":material/info:")
+    m = run_cases(router, cases, default_today=st.session_state.today).metrics()
+    c = st.columns(3)
+    c[0].metric("Questions", f"{m['n']:,}")
+    c[1].metric("Top-1", "—" if m["top1"] is None else f"{m['top1']:.1%}")
+    c[2].metric("Tier accuracy", "—" if m["tier_accuracy"] is None else f"{m['tier_accuracy']:.1%}")
     st.stop()
 
 # Score once per (domain version, source); sliders only re-classify.
