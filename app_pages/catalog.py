@@ -14,9 +14,10 @@ from ui.cost import render_cost_simulator
 from ui.examples import playground_examples
 
 page_setup("catalog")
-apply_shared_link()  # /catalog?domain=...&today=... opens on that domain
+linked = apply_shared_link("catalog")  # /catalog?domain=...&today=...&search=... opens on exactly that
+if linked is not None:
+    st.session_state["catalog_search"] = linked.get("search") or ""
 render_domain_and_today()
-sync_url(None)
 
 st.title("Catalog")
 st.caption("Every tool a domain offers, the words that lead to it, and what it costs to describe them to a model.")
@@ -56,6 +57,7 @@ needle = st.text_input(
     "Search the catalog", key="catalog_search", placeholder="a tool, a word in any language, a parameter… e.g. piutang",
     icon=":material/search:", live=True,
 )
+sync_url(None, page="catalog", extra={"search": needle.strip()})
 view = search_catalog(domain, needle)
 if needle.strip():
     st.caption(

@@ -14,7 +14,7 @@ from ui.context import apply_shared_link, render_domain_and_today, sync_url
 from ui.examples import date_examples
 
 page_setup("dates")
-linked = apply_shared_link()  # /dates?today=...&domain=...&q=<expression> opens on exactly that
+linked = (apply_shared_link("dates") or {}).get("q")  # /dates?today=...&domain=...&q=<expression> opens on exactly that
 if linked:
     st.session_state["date_expression"] = linked
 render_domain_and_today()
@@ -56,7 +56,7 @@ expression = st.text_input(
     placeholder="e.g. minggu lalu, last 7 days, Q1, 15 Maret 2025, FY 2025-26",
     help="Any words; every date expression found in them is shown. Press Enter to resolve.",
 )
-sync_url(expression.strip() or None)  # the address bar is a link to this expression, domain and today
+sync_url(expression.strip() or None, page="dates")  # the address bar is a link to this expression, domain and today
 if expression.strip():
     try:
         ranges = resolve(expression)

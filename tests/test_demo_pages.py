@@ -41,3 +41,103 @@ def test_tuner_and_coverage_show_the_same_tier_accuracy(scratch):
         tun = on("app_pages/tuner.py", domain)
         assert not cov.exception and not tun.exception
         assert metrics(cov)["Tier accuracy"] == metrics(tun)["Tier accuracy"], domain
+
+
+# ---------------------------------------------------------------- the playground (items 3, 4, 6, 7)
+
+TODAY = "2026-01-22"
+
+
+def playground(**params):
+    at = app_page("app_pages/playground.py")
+    for k, v in params.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def ask(at, query: str):
+    at.chat_input(key="query").set_value(query).run()
+    assert not at.exception, at.exception
+    return at.session_state["conversation"][0]["result"]
+
+
+def bar_text(at) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("**Conversation**"))
+
+
+def test_moving_a_threshold_reasks_in_place_not_a_copy():
+    at = playground(today=TODAY)
+    assert ask(at, "show invoices")["status"] == "multiple_matches"
+    at.slider(key="_th_accounting_medium").set_value(0.95).run()
+    at.slider(key="_th_accounting_high").set_value(0.99).run()
+    assert not at.exception
+    conv = at.session_state["conversation"]
+    # The card asked with the domain's thresholds stays; the re-asked one is replaced, not copied.
+    assert [e["result"]["status"] for e in conv] == ["weak_matches", "multiple_matches"]
+    assert "2 questions," in bar_text(at)
+
+
+def test_switching_domain_adds_no_card_and_switching_back_restores_it():
+    at = playground(today=TODAY)
+    ask(at, "outstanding invoices")
+    at.selectbox(key="_w_domain").set_value("cfo").run()
+    assert not at.exception
+    assert not any(m.value.startswith("**Conversation**") for m in at.markdown)  # cfo's conversation is empty
+    assert not any(e.get("domain") == "cfo" for e in at.session_state["conversation"])
+    assert at.query_params["domain"] == ["cfo"] or at.query_params["domain"] == "cfo"
+    at.selectbox(key="_w_domain").set_value("accounting").run()
+    assert "1 question," in bar_text(at)
+
+
+def test_back_to_an_earlier_link_restores_the_domain():
+    at = playground(today=TODAY)
+    at.selectbox(key="_w_domain").set_value("cfo").run()
+    # The browser's Back re-runs the page with the earlier address: the URL is the state.
+    at.query_params.clear()
+    at.query_params["domain"] = "accounting"
+    at.query_params["today"] = TODAY
+    at.run()
+    assert not at.exception and at.session_state["domain"] == "accounting"
+    assert at.selectbox(key="_w_domain").value == "accounting"
+
+
+def test_football_options_are_in_the_link_and_reask_the_top_question():
+    at = playground(domain="football", today=TODAY, max_depth="L1")
+    assert at.radio(key="football_max_depth").value == "L1"
+    ask(at, "why is Saka declining")
+    first = at.session_state["conversation"][0]["result"]
+    at.radio(key="football_max_depth").set_value("L2").run()
+    conv = [e for e in at.session_state["conversation"] if e["domain"] == "football"]
+    assert len(conv) == 2 and conv[0]["options"]["max_depth"] == "L2"
+    assert first["max_depth"] == "L1" and conv[0]["result"]["max_depth"] == "L2"  # the card follows the sidebar
+    qp = {k: at.query_params[k] for k in at.query_params}
+    flat = {k: (v[0] if isinstance(v, list) else v) for k, v in qp.items()}
+    assert flat["max_depth"] == "L2" and flat["data_mode"] == "replay" and flat["q"] == "why is Saka declining"
+
+
+def test_a_link_opens_coverage_tuner_and_editor_on_its_domain(scratch):
+    for page, key in (("coverage", "coverage_domain_pick"), ("tuner", "tuner_domain_pick"), ("editor", "ed:domain_select")):
+        at = app_page(f"app_pages/{page}.py")
+        at.query_params["domain"] = "cfo"
+        at.run()
+        assert not at.exception, page
+        assert at.session_state["domain"] == "cfo", page
+        assert at.selectbox(key=key).value == "cfo", page
+
+
+def test_catalog_search_is_in_the_link():
+    at = app_page("app_pages/catalog.py")
+    at.query_params["domain"] = "accounting"
+    at.query_params["search"] = "piutang"
+    at.run()
+    assert not at.exception
+    assert at.text_input(key="catalog_search").value == "piutang"
+
+
+def test_a_confidence_is_never_rounded_onto_a_threshold_it_missed():
+    from ui.common import confidence_text
+
+    th = {"high": 0.95, "medium": 0.5, "low": 0.3}
+    assert confidence_text(0.9476, th) == "0.948"
+    assert confidence_text(0.95, th) == "0.95" and confidence_text(0.7, th) == "0.70"
+    assert confidence_text(0.4999, th) == "0.4999"

@@ -9,7 +9,7 @@ import traceback
 import streamlit as st
 
 from ui.charts import date_timeline_figure, score_breakdown_figure
-from ui.common import TIER_COLORS, TIER_LABELS
+from ui.common import TIER_COLORS, TIER_LABELS, confidence_text
 from ui.context import share_link
 from ui.parts import design_part
 from ui.path_view import render_events
@@ -68,12 +68,12 @@ def _title(query: str) -> str:
     return md_escape(query[:TITLE_CHARS].rstrip()) + f"… <span style='font-size:0.85rem;font-weight:400;opacity:0.7'>({len(query):,} characters)</span>"
 
 
-def confidence_bar(conf: float, status: str) -> str:
+def confidence_bar(conf: float, status: str, thresholds: dict | None = None) -> str:
     """A confidence bar in the colour of the card's tier (st.progress would always be the theme colour)."""
     pct = min(max(conf, 0.0), 1.0) * 100
     color = TIER_COLORS.get(status, "#6b7280")
     return (
-        f"<div style='font-size:0.9rem;margin-bottom:0.2rem'>confidence <b>{conf:.2f}</b></div>"
+        f"<div style='font-size:0.9rem;margin-bottom:0.2rem'>confidence <b>{confidence_text(conf, thresholds)}</b></div>"
         f"<div style='height:0.5rem;margin-bottom:0.75rem;border-radius:0.25rem;background:rgba(128,128,128,0.2)' role='progressbar' "
         f"aria-valuenow='{conf:.2f}' aria-valuemin='0' aria-valuemax='1'>"
         f"<div style='height:100%;width:{pct:.1f}%;border-radius:0.25rem;background:{color}'></div></div>"
@@ -127,9 +127,14 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
         f"today {result.get('today')}",
         f"{result.get('timing_ms', 0):.1f} ms",
     ]
+    if entry.get("again"):
+        meta.insert(0, "asked again after a sidebar change")
     if entry.get("session_thresholds"):
         meta.append("session thresholds " + ", ".join(f"{k} {v:.2f}" for k, v in entry["session_thresholds"].items()))
-    meta.append(f"[share link]({share_link(str(result.get('query', '')), result.get('domain', ''), result.get('today', ''), entry.get('session_thresholds'))})")
+    powers = ",".join(entry.get("activations") or {})
+    link = share_link(str(result.get('query', '')), result.get('domain', ''), result.get('today', ''), entry.get('session_thresholds'),
+                      entry.get("options"), {"power": powers} if powers else None)
+    meta.append(f"[share link]({link})")
     st.caption(" · ".join(meta))
 
     error = result.get("error")
@@ -220,10 +225,10 @@ def _render_match(m: dict, status: str = "", thresholds: dict | None = None, *, 
     how = MATCH_WORDS.get(m.get("match_type", ""), m.get("match_type", ""))
     st.markdown(
         f"**`{m['name']}`** · {words} · mostly from {how}",
-        help=f"Confidence {conf:.2f} (0 to 1); signal `{m.get('match_type', '')}` contributed most; "
+        help=f"Confidence {confidence_text(conf, thresholds)} (0 to 1); signal `{m.get('match_type', '')}` contributed most; "
              f"tool kind `{m.get('kind', '')}`. The chart on the right shows every signal.",
     )
-    st.markdown(confidence_bar(conf, status), unsafe_allow_html=True)
+    st.markdown(confidence_bar(conf, status, thresholds), unsafe_allow_html=True)
     if m.get("description"):
         st.markdown(md_escape(m["description"]))
     suggested = {k: as_typed(v, query) for k, v in (m.get("suggested_params") or {}).items()}

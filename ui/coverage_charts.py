@@ -140,7 +140,11 @@ def sweep_figure(sweep: Sweep, chosen: float, *, legend: bool = True) -> go.Figu
 
 
 def domain_picker(key: str) -> str:
-    """A domain select box mirrored into st.session_state.domain (shared by every page)."""
+    """A domain select box mirrored into st.session_state.domain (shared by every page), and the
+    address bar: /coverage?domain=cfo opens cfo; a change of domain is a new history entry."""
+    from ui.context import apply_shared_link, write_url
+
+    apply_shared_link(key)
     names = domain_names()
     if not names:
         st.error("No lexicon domains found. Import one below or check the lexicons folder.")
@@ -156,6 +160,7 @@ def domain_picker(key: str) -> str:
     # In the sidebar, like on every page: one place, one choice.
     st.sidebar.selectbox("Domain", names, key=key, on_change=copy,
                          help="Which lexicon (tools, synonyms, patterns) this page works on.")
+    write_url(key, {"domain": st.session_state.domain})
     return st.session_state.domain
 
 

@@ -214,6 +214,9 @@ def render_editor_page() -> None:
     if not names:
         st.error("No domains found in the lexicon folder.")
         return
+    from ui.context import apply_shared_link, write_url
+
+    apply_shared_link("editor")  # /editor?domain=cfo opens cfo's lexicon
     prefill_query = _apply_prefill()
     if ss.get("domain") not in names:
         ss.domain = names[0]
@@ -221,6 +224,7 @@ def render_editor_page() -> None:
     st.sidebar.selectbox("Domain", names, key="ed:domain_select", on_change=_on_domain_change,
                          help="Which lexicon (tools, synonyms, patterns) to edit; the same choice as on every page.")
     domain = ss.domain
+    write_url("editor", {"domain": domain})
     if st.sidebar.button("Reload from disk", key=_k(domain, "reload_btn"), icon=":material/refresh:", width="stretch"):
         load(domain, force=True)
         st.rerun()

@@ -17,6 +17,16 @@ DEPTH_HELP = "L2 lets the Deep tier use event-level data (detailed stats, derive
 MODE_HELP = "replay: the tools run on the bundled fixtures, with the network shut. live: the plan is listed, not run."
 
 
+def link_widgets(router, params: dict) -> dict:
+    """Sidebar widget values a link names (?max_depth=L1&data_mode=live)."""
+    out = {}
+    if params.get("max_depth") in ("L1", "L2"):
+        out["football_max_depth"] = params["max_depth"]
+    if params.get("data_mode") in ("replay", "live"):
+        out["football_data_mode"] = params["data_mode"]
+    return out
+
+
 def request_options(router) -> dict:
     st.sidebar.markdown("**Football analyst**")
     depth = st.sidebar.radio("Max depth", ["L2", "L1"], key="football_max_depth", horizontal=True, help=DEPTH_HELP)

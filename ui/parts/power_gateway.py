@@ -15,7 +15,7 @@ import streamlit as st
 
 from routing.designs.power_gateway.design import agent_view
 from ui.cards import md_escape
-from ui.common import router_state
+from ui.common import confidence_text, router_state
 
 ACTIVATIONS = "activations"  # entry key: power name -> activate_power reply
 
@@ -65,6 +65,13 @@ def _activate(entry: dict, domain: str, name: str) -> None:
         reply = {"status": "error", "error": {"code": "POWER_START_FAILED", "message": f"{name} could not be activated: {exc}"}}
     reply.pop("changed", None)
     entry.setdefault(ACTIVATIONS, {})[name] = reply
+
+
+def activate_linked(entry: dict, domain: str, names: str) -> None:
+    """A link's ?power=a,b: activate those powers on the card the link opens (unknown names get the
+    same clear error the Activate button shows)."""
+    for name in [n.strip() for n in str(names).split(",") if n.strip()][:3]:
+        _activate(entry, domain, name)
 
 
 def _stop(domain: str, entry: dict) -> None:
@@ -140,7 +147,7 @@ def _choices(result: dict, entry: dict, domain: str, key: str) -> None:
         st.markdown("**Powers to switch on** · *Activate* starts the power's server (where there is one) and lists its tools")
         for name, description, confidence in candidates:
             text, button = st.columns([3, 2], vertical_alignment="center")
-            conf = f" · confidence {confidence:.2f}" if confidence is not None else ""
+            conf = f" · confidence {confidence_text(confidence, result.get('thresholds'))}" if confidence is not None else ""
             text.markdown(f"**{name}**{conf}  \n{md_escape(description)}")
             button.button(f"Activate {name}", key=f"activate-{key}-{name}", on_click=_activate, args=(entry, domain, name),
                           icon=":material/power_settings_new:", width="stretch")
