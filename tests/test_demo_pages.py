@@ -141,3 +141,48 @@ def test_a_confidence_is_never_rounded_onto_a_threshold_it_missed():
     assert confidence_text(0.9476, th) == "0.948"
     assert confidence_text(0.95, th) == "0.95" and confidence_text(0.7, th) == "0.70"
     assert confidence_text(0.4999, th) == "0.4999"
+
+
+# ---------------------------------------------------------------- wording (items 5, 8, 9)
+
+
+def test_compare_two_unknown_players_names_two_players():
+    from routing import load_router
+
+    r = load_router("football").route("compare Saka vs Foden", today=TODAY).to_dict()
+    assert r["error"]["code"] == "PLAYER_NOT_FOUND"
+    assert r["error"]["details"]["names"] == ["saka", "foden"]
+    assert "'saka' or 'foden'" in r["error"]["message"]
+    one = load_router("football").route("compare Kevin De Bruyne and Okafor", today=TODAY).to_dict()
+    assert one["error"]["details"]["names"] == ["kevin de bruyne"]
+
+
+def test_player_not_found_lists_the_players_on_the_card_in_plain_words():
+    at = playground(domain="football", today=TODAY)
+    ask(at, "compare Saka vs Foden")
+    assert not any("PLAYER_NOT_FOUND:" in e.value or "**PLAYER_NOT_FOUND**" in e.value for e in at.error)
+    assert any("'saka' or 'foden'" in w.value for w in at.warning)  # a fact about the data, not a red failure
+    assert any(c.value == "Code `PLAYER_NOT_FOUND`" for c in at.caption)
+    assert not any("Catalog page" in c.value for c in at.caption)
+    players = next(e for e in at.expander if "players on record" in e.label)
+    assert "Okafor" in " ".join(m.value for m in players.markdown)
+
+
+def test_which_player_is_a_calm_question_not_a_red_box():
+    at = playground(domain="football", today=TODAY)
+    ask(at, "why is he declining")
+    assert not at.error
+    assert any(i.value.startswith("'he' refers to a player") for i in at.info)
+
+
+def test_factory_tables_are_chips_and_powers_are_powers():
+    at = playground(domain="factory", today=TODAY)
+    ask(at, "which kit conked out this week")
+    md = " ".join(m.value for m in at.markdown)
+    assert "['" not in md and "<code style='white-space:nowrap'>work_requests</code>" in md
+    at = playground(domain="powers", today=TODAY)
+    ask(at, "launch my rocket to Mars")
+    labels = [e.label for e in at.expander]
+    assert any(label.startswith("The ") and label.endswith("powers this domain has") for label in labels) or \
+        not any("tools this domain has" in label for label in labels)
+    assert not at.get("plotly_chart") or all("0.00" not in el.proto.spec for el in at.get("plotly_chart"))
