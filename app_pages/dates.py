@@ -48,12 +48,12 @@ def _timeline(ranges: list[dict], key: str) -> None:
         render_failure("The timeline of these ranges could not be drawn; the ranges above are exact.", failure_details(exc))
 
 
-examples = date_examples()
+examples = date_examples(router.domain.settings.languages)
 if "date_expression" not in st.session_state:
     st.session_state["date_expression"] = examples[3] if len(examples) > 3 else ""
 expression = st.text_input(
     "Date expression", key="date_expression", max_chars=300,
-    placeholder="e.g. minggu lalu, last 7 days, Q1, 15 Maret 2025, FY 2025-26",
+    placeholder="e.g. " + ", ".join(examples[3:7]),
     help="Any words; every date expression found in them is shown. Press Enter to resolve.",
 )
 sync_url(expression.strip() or None, page="dates")  # the address bar is a link to this expression, domain and today

@@ -7,7 +7,7 @@ from ui.cards import failure_details, md_escape, render_result_card, status_badg
 from ui.common import language_phrase, page_setup, require_router
 from ui.parts import request_options
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
-from ui.examples import playground_examples
+from ui.examples import example_needs, playground_examples
 
 CONVERSATION = "conversation"
 PENDING = "_pending_query"
@@ -37,7 +37,10 @@ from ui.thinking import route_with_thinking  # noqa: E402 (the events panel fill
 
 
 def _ask(query: str) -> None:
-    st.session_state[PENDING] = query
+    """An example clicked. A follow-up ("why is he declining") clicked before anything was asked in
+    this domain first asks the question it follows, as a person would have."""
+    before = example_needs(router.domain, query)
+    st.session_state[PENDING] = [before, query] if before and not _mine() else [query]
 
 
 def _clear() -> None:
@@ -95,7 +98,10 @@ with st.container(horizontal=True, gap="small", key="examples"):
     for i, example in enumerate(examples):
         st.button(example, key=f"example-{i}", on_click=_ask, args=(example,), type="secondary")
 
-query = typed or st.session_state.pop(PENDING, None)
+pending = st.session_state.pop(PENDING, None) or []
+for earlier in pending[:-1]:
+    _route(earlier)
+query = typed or (pending[-1] if pending else None)
 mine = _mine()
 if query is None and linked_query and not (mine and mine[0]["query"] == linked_query):
     query = linked_query  # a link, or Back / Forward to another question

@@ -186,3 +186,51 @@ def test_factory_tables_are_chips_and_powers_are_powers():
     assert any(label.startswith("The ") and label.endswith("powers this domain has") for label in labels) or \
         not any("tools this domain has" in label for label in labels)
     assert not at.get("plotly_chart") or all("0.00" not in el.proto.spec for el in at.get("plotly_chart"))
+
+
+def test_tuner_marker_labels_sit_at_different_heights():
+    from routing.quality.tuning import Sweep, SweepPoint
+    from ui.coverage_charts import sweep_figure
+
+    pts = tuple(SweepPoint(v / 100, True, 0.5, 0.5, {}) for v in range(101))
+    fig = sweep_figure(Sweep("high", 0.85, 0.86, pts), 0.84).to_plotly_json()
+    labels = {a["text"]: a for a in fig["layout"]["annotations"]}
+    assert set(labels) == {"in file", "best", "slider"}
+    heights = {(a.get("y"), a.get("yanchor")) for a in labels.values()}
+    assert len(heights) == 3  # three values within 0.02 of each other, three separate rows
+
+
+# ---------------------------------------------------------------- the Dates page (item 13)
+
+
+def test_dates_page_offers_the_domains_languages_only():
+    at = app_page("app_pages/dates.py")
+    at.query_params["domain"] = "cfo"
+    at.query_params["today"] = TODAY
+    at.run()
+    assert not at.exception
+    shown = list(at.dataframe[0].value["expression"])
+    assert "pichle mahine" in shown and "minggu lalu" not in shown and "last week" in shown
+    at = app_page("app_pages/dates.py")
+    at.query_params["domain"] = "accounting"
+    at.run()
+    shown = list(at.dataframe[0].value["expression"])
+    assert "minggu lalu" in shown and "pichle mahine" not in shown
+
+
+def test_a_date_is_quoted_as_typed():
+    from routing import load_router
+
+    r = load_router("cfo").route("expenses for the last 6 months", today=TODAY).to_dict()
+    assert r["dates"][0]["text"] == "last 6 months"
+
+
+def test_a_follow_up_example_clicked_first_asks_what_it_follows():
+    at = playground(domain="football", today=TODAY)
+    button = next(b for b in at.button if b.label == "why is he declining")
+    button.click().run()
+    assert not at.exception
+    conv = at.session_state["conversation"]
+    assert [e["query"] for e in conv] == ["why is he declining", "how is Marco Diaz doing"]
+    assert conv[0]["result"]["entities"][0]["name"] == "Marco Diaz"
+    assert not at.error

@@ -123,10 +123,11 @@ def sweep_figure(sweep: Sweep, chosen: float, *, legend: bool = True) -> go.Figu
     if abs(sweep.best - sweep.current) < 1e-9:  # one line, one label: two labels on one spot overlap
         fig.add_vline(x=sweep.best, line=dict(color="#16a34a", width=2), annotation_text="in file = best", annotation_position="top right")
     else:
-        fig.add_vline(x=sweep.current, line=dict(color="#9ca3af", dash="dash"), annotation_text="in file", annotation_position="top left")
+        # Each marker's label at its own height (best top, in file bottom, slider middle): close values never overlap.
+        fig.add_vline(x=sweep.current, line=dict(color="#9ca3af", dash="dash"), annotation_text="in file", annotation_position="bottom left")
         fig.add_vline(x=sweep.best, line=dict(color="#16a34a", width=2), annotation_text="best", annotation_position="top right")
     if abs(chosen - sweep.current) > 1e-9:
-        fig.add_vline(x=chosen, line=dict(color="#f59e0b", width=2), annotation_text="slider", annotation_position="bottom right")
+        fig.add_vline(x=chosen, line=dict(color="#f59e0b", width=2), annotation_text="slider", annotation_position="right")
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
     fig.update_xaxes(range=[0, 1], title_text=sweep.name)
     fig = _layout(fig, f"Sweeping {sweep.name}", height=320)
