@@ -234,3 +234,41 @@ def test_a_follow_up_example_clicked_first_asks_what_it_follows():
     assert [e["query"] for e in conv] == ["why is he declining", "how is Marco Diaz doing"]
     assert conv[0]["result"]["entities"][0]["name"] == "Marco Diaz"
     assert not at.error
+
+
+# ---------------------------------------------------------------- from demo to test (one click)
+
+
+def golden_text(root, domain):
+    return (root / domain / "golden.yaml").read_text(encoding="utf-8")
+
+
+def test_right_keeps_the_question_as_a_test_and_coverage_counts_it(scratch):
+    at = playground(today=TODAY)
+    ask(at, "unpaid invoices from Budi")
+    at.button(key=next(b.key for b in at.button if b.key and b.key.startswith("fb-right-"))).click().run()
+    assert not at.exception
+    assert any("Add to `accounting/golden.yaml`" in m.value for m in at.markdown)
+    before = golden_text(scratch, "accounting")
+    assert "unpaid invoices from Budi" not in before  # nothing is written before Save
+    at.button(key=next(b.key for b in at.button if b.key and b.key.startswith("fb-save-"))).click().run()
+    assert not at.exception
+    after = golden_text(scratch, "accounting")
+    assert "queries: [unpaid invoices from Budi]" in after and "tool: invoice_list" in after.split("unpaid invoices from Budi")[0].splitlines()[-2]
+    assert any("Saved golden.yaml" in s.value for s in at.success)
+    cov = app_page("app_pages/coverage.py").run()
+    n = int(next(c.value for c in cov.caption if "questions from" in c.value).split()[0])
+    assert n == 148  # 147 + the one kept
+
+
+def test_wrong_should_be_writes_the_corrected_answer(scratch):
+    at = playground(today=TODAY)
+    ask(at, "outstanding invoices")
+    key = next(s.key for s in at.selectbox if s.key and s.key.startswith("fb-tool-")).removeprefix("fb-tool-")
+    at.selectbox(key=f"fb-tool-{key}").set_value("invoice_search")
+    at.selectbox(key=f"fb-tier-{key}").set_value("activated")
+    at.button(key=f"fb-wrong-{key}").click().run()
+    assert any("fails this test now" in m.value for m in at.markdown)
+    at.button(key=f"fb-save-{key}").click().run()
+    text = golden_text(scratch, "accounting")
+    assert "- expect: {tool: invoice_search, status: activated}\n    queries: [outstanding invoices]" in text

@@ -234,6 +234,9 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
         # Small talk and bare dates are not failures: the tool list stays folded for them.
         _render_available(result["available"], expanded=latest and badge_key == status, noun=noun)
 
+    from ui.feedback import render_feedback  # here: ui.feedback needs the registry, not the card's imports
+
+    render_feedback(result, entry, key=key, noun=noun)
     with st.expander("Events and raw JSON", icon=":material/data_object:"):
         render_events(result)
         st.json(result, expanded=False)

@@ -196,7 +196,11 @@ def percentile(sorted_values: list[float], pct: float) -> float:
 def load_golden(path: Path | str) -> list[GoldenCase]:
     path = Path(path)
     label = str(path)
-    data = read_yaml(path, label)
+    return golden_cases(read_yaml(path, label), label)
+
+
+def golden_cases(data, label: str) -> list[GoldenCase]:
+    """The cases of a parsed golden file (routing.core.yamlio data, with line numbers)."""
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "a golden file must have cases: and negative:")])
     today = data.get("today")
