@@ -7,6 +7,7 @@ from ui.cards import failure_details, md_escape, render_result_card, status_badg
 from ui.common import language_phrase, page_setup, require_router
 from ui.parts import request_options
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
+from ui.conversation import export_json, export_markdown, render_context_panel
 from ui.examples import example_needs, playground_examples
 
 CONVERSATION = "conversation"
@@ -123,7 +124,12 @@ sync_url(latest_query, thresholds, options=options, extra={"power": linked_power
 if conversation:
     with st.container(horizontal=True, vertical_alignment="center", key="conversation-bar"):
         st.markdown(f"**Conversation** · {len(conversation)} question{'s' if len(conversation) != 1 else ''}, newest first")
+        st.download_button("JSON", export_json(conversation), file_name=f"conversation-{router.name}.json", mime="application/json",
+                           key="export_json", icon=":material/download:", type="tertiary", on_click="ignore")
+        st.download_button("Markdown", export_markdown(conversation), file_name=f"conversation-{router.name}.md", mime="text/markdown",
+                           key="export_md", icon=":material/download:", type="tertiary", on_click="ignore")
         st.button("Clear", key="clear", on_click=_clear, icon=":material/delete_sweep:", type="tertiary")
+    render_context_panel(conversation, router)
     for i, entry in enumerate(conversation[:FULL_CARDS]):
         render_result_card(entry, key=str(entry["id"]), latest=i == 0, charts=i < CHART_CARDS)
     older = conversation[FULL_CARDS:]

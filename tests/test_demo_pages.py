@@ -272,3 +272,57 @@ def test_wrong_should_be_writes_the_corrected_answer(scratch):
     at.button(key=f"fb-save-{key}").click().run()
     text = golden_text(scratch, "accounting")
     assert "- expect: {tool: invoice_search, status: activated}\n    queries: [outstanding invoices]" in text
+
+
+# ---------------------------------------------------------------- carry on from a card, context, export
+
+
+def test_choosing_a_candidate_shows_the_call_the_agent_makes():
+    at = playground(today=TODAY)
+    result = ask(at, "show invoices")
+    assert result["status"] == "multiple_matches"
+    name = result["matches"][1]["name"]
+    at.button(key=next(b.key for b in at.button if b.key and b.key.endswith(f"-{name}") and b.key.startswith("choose-"))).click().run()
+    assert not at.exception
+    assert any(f'"tool": "{name}"' in c.value for c in at.code)
+    assert any("Chosen tool" in m.value and name in m.value for m in at.markdown)
+
+
+def test_choosing_an_ambiguous_player_asks_about_that_player():
+    at = playground(domain="football", today=TODAY)
+    result = ask(at, "how is Diaz doing")
+    assert result["error"]["code"] == "AMBIGUOUS_ENTITY"
+    at.button(key=next(b.key for b in at.button if b.key and b.key.endswith("-p-tomas-diaz"))).click().run()
+    assert not at.exception
+    top = at.session_state["conversation"][0]
+    assert top["query"] == "how is Tomás Díaz doing" and top["result"]["entities"][0]["id"] == "p-tomas-diaz"
+    assert any("Players" in m.value and "Tomás Díaz" in m.value for m in at.markdown)  # the context panel
+
+
+def test_activate_shows_the_activate_power_reply_and_is_in_the_link():
+    at = playground(domain="powers", today=TODAY)
+    ask(at, "list the tables in the sqlite database")
+    at.button(key=next(b.key for b in at.button if b.key and b.key.startswith("activate-") and b.key.endswith("-sqlite"))).click().run()
+    assert not at.exception
+    assert any("the `activate_power` reply for **sqlite**" in m.value for m in at.markdown)
+    flat = {k: at.query_params[k] for k in at.query_params}
+    assert "sqlite" in str(flat.get("power"))
+    assert any("Active powers" in m.value and "sqlite" in m.value for m in at.markdown)
+
+
+def test_the_conversation_exports_as_json_and_markdown():
+    import json
+
+    from ui.conversation import export_json, export_markdown
+
+    at = playground(today=TODAY)
+    ask(at, "outstanding invoices")
+    ask(at, "invoices last week")
+    conv = at.session_state["conversation"]
+    turns = json.loads(export_json(conv))["turns"]
+    assert [t["query"] for t in turns] == ["outstanding invoices", "invoices last week"]
+    assert turns[0]["result"]["matches"][0]["name"] == "invoice_list"
+    md = export_markdown(conv)
+    assert md.index("## 1. outstanding invoices") < md.index("## 2. invoices last week")
+    assert "“last week” → 2026-01-12 .. 2026-01-18" in md
+    assert {b.label for b in at.get("download_button")} >= {"JSON", "Markdown"}

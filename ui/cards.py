@@ -223,6 +223,9 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
     elif not error and badge_key not in ("chat", "dates_only"):
         st.caption(f"No {noun} scored any points worth drawing for this question.")
 
+    from ui.conversation import render_choices  # carry on from a candidate (a tool, a player)
+
+    render_choices(result, entry, key=key)
     dates = result.get("dates") or []
     if dates:
         _render_dates(dates, result.get("today"), key=key, entry=entry, chart=charts)
