@@ -30,7 +30,8 @@ options = request_options(router)
 st.title("Query-routing playground")
 st.caption(
     f"Ask a question in {language_phrase(router.domain.settings.languages)}. The router picks the "
-    "tool(s) an AI agent would call, says how sure it is, and shows why."
+    f"{'power(s) an AI agent would switch on' if getattr(router, 'design', '') == 'power_gateway' else 'tool(s) an AI agent would call'}, "
+    "says how sure it is, and shows why."
 )
 
 

@@ -326,3 +326,23 @@ def test_the_conversation_exports_as_json_and_markdown():
     assert md.index("## 1. outstanding invoices") < md.index("## 2. invoices last week")
     assert "“last week” → 2026-01-12 .. 2026-01-18" in md
     assert {b.label for b in at.get("download_button")} >= {"JSON", "Markdown"}
+
+
+# ---------------------------------------------------------------- the editor (item 12)
+
+
+def test_editor_says_how_the_mirror_is_routed(scratch):
+    at = app_page("app_pages/editor.py")
+    at.query_params["domain"] = "factory"
+    at.run()
+    assert not at.exception
+    assert any("semantic mirror" in i.value and "mirror.yaml" in i.value for i in at.info)
+
+
+def test_fix_in_the_editor_without_an_unknown_word_points_to_patterns(scratch):
+    at = app_page("app_pages/editor.py")
+    at.session_state["editor_prefill"] = {"domain": "accounting", "kind": "synonym", "canonical": None, "variant": "", "query": "show invoices"}
+    at.run()
+    assert not at.exception
+    said = " ".join(s.value for s in at.success) + " ".join(i.value for i in at.info)
+    assert "a synonym will not help" in said and "Patterns tab" in said

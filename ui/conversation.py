@@ -93,7 +93,7 @@ def render_context_panel(conversation: list[dict], router) -> None:
     chips = " ".join(f"<span style='white-space:nowrap;border:1px solid rgba(128,128,128,0.35);border-radius:0.8rem;"
                      f"padding:0.1rem 0.55rem;margin-right:0.3rem'><span style='opacity:0.7'>{k}</span> <b>{v}</b></span>"
                      for k, v in facts.items())
-    st.markdown(f"<div style='font-size:0.9rem;margin:0.2rem 0 0.5rem'>:material/forum: The next question carries: {chips}</div>",
+    st.markdown(f"<div style='font-size:0.9rem;margin:0.2rem 0 0.5rem'>The next question carries: {chips}</div>",
                 unsafe_allow_html=True)
 
 
