@@ -21,9 +21,9 @@ render_domain_and_today()
 
 st.title("Dates")
 st.caption(
-    "How a question's date words become an inclusive date range. Calendar words (“last week”, "
-    "“bulan lalu”) take whole calendar units; a stated duration (“last 7 days”, “7 hari terakhir”) "
-    "is a rolling window that ends today."
+    "How a question's date words become an inclusive date range. Calendar words (“last week”) take whole "
+    "calendar units; a stated duration (“last 7 days”) is a rolling window that ends today. The same holds in "
+    "every language of the chosen domain (examples below)."
 )
 
 router = require_router(st.session_state.domain)
