@@ -28,7 +28,7 @@ st.caption(
     "Each question is scored once; moving a slider re-classifies those scores instantly."
 )
 
-domain = domain_picker("tuner_domain_pick")
+domain = domain_picker("tuner_domain_pick", keep=THRESHOLD_NAMES)
 state = router_state(domain) if domain else None
 if state is not None:
     show_lexicon_problem(state)
@@ -101,6 +101,16 @@ if "report" not in saved:  # the sweeps depend only on the scores and the file's
     saved["report"] = tune(scored, current)
 report = saved["report"]
 
+linked = st.session_state.pop("_linked_tuner_domain_pick", None)
+if linked:  # a link's ?high=0.9&margin=0.05: the sliders start there
+    for name in THRESHOLD_NAMES:
+        try:
+            value = float(linked.get(name) or "nan")
+        except ValueError:
+            continue
+        if 0.0 <= value <= 1.0:
+            st.session_state[f"tuner_{name}"] = round(value, 2)
+
 if st.session_state.pop("tuner_use_best", False):
     best = report.best
     for name in THRESHOLD_NAMES:
@@ -113,6 +123,9 @@ for col, name in zip(cols, THRESHOLD_NAMES):
     st.session_state.setdefault(f"tuner_{name}", getattr(current, name))
     chosen_values[name] = col.slider(LABELS[name], 0.0, 1.0, step=0.01, key=f"tuner_{name}", help=HELP[name])
 chosen = Thresholds(**chosen_values)
+from ui.context import write_url  # noqa: E402 (the address bar holds the sliders that differ from the file)
+
+write_url("tuner_domain_pick", {"domain": domain, **{n: f"{v:.2f}" for n, v in chosen_values.items() if abs(v - getattr(current, n)) > 1e-9}})
 valid = is_ordered(chosen)
 if not valid:
     st.warning("The thresholds must satisfy low ≤ medium ≤ high; move a slider to restore the order.", icon=":material/warning:")

@@ -346,3 +346,16 @@ def test_fix_in_the_editor_without_an_unknown_word_points_to_patterns(scratch):
     assert not at.exception
     said = " ".join(s.value for s in at.success) + " ".join(i.value for i in at.info)
     assert "a synonym will not help" in said and "Patterns tab" in said
+
+
+def test_tuner_sliders_are_in_the_link(scratch):
+    at = app_page("app_pages/tuner.py")
+    at.query_params["domain"] = "accounting"
+    at.query_params["high"] = "0.93"
+    at.run()
+    assert not at.exception
+    assert at.slider(key="tuner_high").value == 0.93
+    at.slider(key="tuner_margin").set_value(0.2).run()
+    flat = {k: at.query_params[k] for k in at.query_params}
+    flat = {k: (v[0] if isinstance(v, list) else v) for k, v in flat.items()}
+    assert flat == {"domain": "accounting", "high": "0.93", "margin": "0.20"}

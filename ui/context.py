@@ -175,6 +175,11 @@ def _reset_thresholds(keys: list[str], defaults: list[float]) -> None:
 def render_threshold_sliders(router: Router) -> dict | None:
     """Session-only tier thresholds. Returns the override for Router.route, or None to use the
     domain's own thresholds (unchanged sliders, or an order that makes no sense)."""
+    from routing.quality.tuning import untunable_reason
+
+    if untunable_reason(router):  # the mirror routes by distance layers: these sliders would move nothing
+        st.sidebar.caption(":material/tune: This design does not use the four tier thresholds; its limits are in its own settings.")
+        return None
     defaults: Thresholds = router.thresholds
     keys = [threshold_key(router.name, name) for name, _ in THRESHOLD_FIELDS]
     values: dict[str, float] = {}

@@ -140,12 +140,16 @@ def sweep_figure(sweep: Sweep, chosen: float, *, legend: bool = True) -> go.Figu
 # ------------------------------------------------------------------ shared widgets
 
 
-def domain_picker(key: str) -> str:
+def domain_picker(key: str, keep: tuple[str, ...] = ()) -> str:
     """A domain select box mirrored into st.session_state.domain (shared by every page), and the
-    address bar: /coverage?domain=cfo opens cfo; a change of domain is a new history entry."""
+    address bar: /coverage?domain=cfo opens cfo; a change of domain is a new history entry. The
+    page's own parameters named in `keep` stay in the address (the page writes them itself); a link's
+    parameters are left in st.session_state[f"_linked_{key}"] for the page to apply."""
     from ui.context import apply_shared_link, write_url
 
-    apply_shared_link(key)
+    linked = apply_shared_link(key)
+    if linked is not None:
+        st.session_state[f"_linked_{key}"] = linked
     names = domain_names()
     if not names:
         st.error("No lexicon domains found. Import one below or check the lexicons folder.")
@@ -161,7 +165,8 @@ def domain_picker(key: str) -> str:
     # In the sidebar, like on every page: one place, one choice.
     st.sidebar.selectbox("Domain", names, key=key, on_change=copy,
                          help="Which lexicon (tools, synonyms, patterns) this page works on.")
-    write_url(key, {"domain": st.session_state.domain})
+    own = {k: st.query_params.get(k) for k in keep if st.query_params.get(k)}
+    write_url(key, {"domain": st.session_state.domain, **own})
     return st.session_state.domain
 
 
