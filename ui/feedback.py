@@ -40,6 +40,7 @@ def _save(entry: dict, domain: str) -> None:
     if result.ok:
         for k in ("coverage_run", "tuner_scores"):  # the pages measure the corpus as it is now
             st.session_state.pop(k, None)
+        st.session_state["coverage_autorun"] = domain  # Coverage runs the corpus again on its next visit
 
 
 def describe(expect: dict) -> str:
