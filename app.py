@@ -2,9 +2,12 @@
 
 The folder is not called pages/: Streamlit would also discover that folder by itself, and a first
 request to a deep link (/dates) right after start would then get the old file-name menu."""
+from pathlib import Path
+
 import streamlit as st
 
-st.set_page_config(page_title="Query-routing playground", page_icon=":material/route:", layout="wide")
+# A local favicon: a :material/...: page icon is fetched from fonts.gstatic.com on every load (and fails offline).
+st.set_page_config(page_title="Query-routing playground", page_icon=str(Path(__file__).with_name("ui") / "favicon.png"), layout="wide")
 
 pages = {
     "Explore": [

@@ -14,15 +14,17 @@ from ui.cost import render_cost_simulator
 from ui.examples import playground_examples
 
 page_setup("catalog")
-apply_shared_link()  # /catalog?domain=...&today=... opens on that domain
+linked = apply_shared_link("catalog")  # /catalog?domain=...&today=...&search=... opens on exactly that
+if linked is not None:
+    st.session_state["catalog_search"] = linked.get("search") or ""
 render_domain_and_today()
-sync_url(None)
 
 st.title("Catalog")
 st.caption("Every tool a domain offers, the words that lead to it, and what it costs to describe them to a model.")
 
 
 
+NOUN = "tool"  # "power" where the domain is a gateway (set once the router is known)
 # Where the router fills a parameter from, in words (the lexicon's `role`).
 ROLE_TEXT = {"date_from": "the first day of a date in the question", "date_to": "the last day of a date in the question",
              "query": "the name or number in the question"}
@@ -33,7 +35,7 @@ def _count(n: int, noun: str) -> str:
 
 
 def _tools(n: int) -> str:
-    return _count(n, "tool")
+    return _count(n, NOUN)
 
 
 domains = []
@@ -51,11 +53,13 @@ with st.expander(f"All domains ({len(domains)})", icon=":material/folder_open:",
 
 router = require_router(st.session_state.domain)
 domain = router.domain
+NOUN = "power" if getattr(router, "design", "tools") == "power_gateway" else "tool"  # a gateway's entries are powers
 
 needle = st.text_input(
     "Search the catalog", key="catalog_search", placeholder="a tool, a word in any language, a parameter… e.g. piutang",
     icon=":material/search:", live=True,
 )
+sync_url(None, page="catalog", extra={"search": needle.strip()})
 view = search_catalog(domain, needle)
 if needle.strip():
     st.caption(
@@ -64,7 +68,7 @@ if needle.strip():
     )
 
 tools_tab, synonyms_tab, patterns_tab, cost_tab = st.tabs([
-    f"Tools ({len(view.tools)})", f"Synonyms ({len(view.synonyms)})", f"Patterns ({len(view.patterns)})", "Token cost",
+    f"{NOUN.capitalize()}s ({len(view.tools)})", f"Synonyms ({len(view.synonyms)})", f"Patterns ({len(view.patterns)})", "Token cost",
 ])
 
 with tools_tab:
@@ -73,9 +77,10 @@ with tools_tab:
 
         render_power_servers(router)
     if not view.tools:
-        st.info("No tool mentions this. Clear the search to see them all.", icon=":material/search_off:")
+        st.info(f"No {NOUN} mentions this. Clear the search to see them all.", icon=":material/search_off:")
     for tool in view.tools:
-        with st.expander(f"**{tool.name}** · {tool.kind} — {tool.description}", expanded=bool(needle.strip()) and len(view.tools) <= 3):
+        kind = f" · {tool.kind}" if NOUN == "tool" else ""  # every power's kind is the same "list": not worth a word
+        with st.expander(f"**{tool.name}**{kind} — {tool.description}", expanded=bool(needle.strip()) and len(view.tools) <= 3):
             terms = " ".join(f"`{k}`" for k in tool.keywords)
             related = " ".join(f"`{k}`" for k in tool.related)
             st.markdown(f"**About:** {terms}" + (f" &nbsp; **Filters by:** {related}" if related else "")

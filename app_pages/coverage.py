@@ -89,7 +89,11 @@ elif router is not None:
             st.error(str(exc))
             cases = None
 
-if st.button("Run", type="primary", disabled=not cases, key="coverage_run_button"):
+# A test just kept from a playground card: the golden corpus is run again at once, so it shows.
+autorun = bool(cases) and source == "Golden corpus" and st.session_state.get("coverage_autorun") == domain
+if autorun:
+    st.session_state.pop("coverage_autorun", None)
+if st.button("Run", type="primary", disabled=not cases, key="coverage_run_button") or autorun:
     tick = progress_reporter("Routing…", "Routing")
 
     try:

@@ -14,16 +14,16 @@ from ui.context import apply_shared_link, render_domain_and_today, sync_url
 from ui.examples import date_examples
 
 page_setup("dates")
-linked = apply_shared_link()  # /dates?today=...&domain=...&q=<expression> opens on exactly that
+linked = (apply_shared_link("dates") or {}).get("q")  # /dates?today=...&domain=...&q=<expression> opens on exactly that
 if linked:
     st.session_state["date_expression"] = linked
 render_domain_and_today()
 
 st.title("Dates")
 st.caption(
-    "How a question's date words become an inclusive date range. Calendar words (“last week”, "
-    "“bulan lalu”) take whole calendar units; a stated duration (“last 7 days”, “7 hari terakhir”) "
-    "is a rolling window that ends today."
+    "How a question's date words become an inclusive date range. Calendar words (“last week”) take whole "
+    "calendar units; a stated duration (“last 7 days”) is a rolling window that ends today. The same holds in "
+    "every language of the chosen domain (examples below)."
 )
 
 router = require_router(st.session_state.domain)
@@ -48,15 +48,15 @@ def _timeline(ranges: list[dict], key: str) -> None:
         render_failure("The timeline of these ranges could not be drawn; the ranges above are exact.", failure_details(exc))
 
 
-examples = date_examples()
+examples = date_examples(router.domain.settings.languages)
 if "date_expression" not in st.session_state:
     st.session_state["date_expression"] = examples[3] if len(examples) > 3 else ""
 expression = st.text_input(
     "Date expression", key="date_expression", max_chars=300,
-    placeholder="e.g. minggu lalu, last 7 days, Q1, 15 Maret 2025, FY 2025-26",
+    placeholder="e.g. " + ", ".join(examples[3:7]),
     help="Any words; every date expression found in them is shown. Press Enter to resolve.",
 )
-sync_url(expression.strip() or None)  # the address bar is a link to this expression, domain and today
+sync_url(expression.strip() or None, page="dates")  # the address bar is a link to this expression, domain and today
 if expression.strip():
     try:
         ranges = resolve(expression)

@@ -7,7 +7,8 @@ from ui.cards import failure_details, md_escape, render_result_card, status_badg
 from ui.common import language_phrase, page_setup, require_router
 from ui.parts import request_options
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
-from ui.examples import playground_examples
+from ui.conversation import export_json, export_markdown, render_context_panel
+from ui.examples import example_needs, playground_examples
 
 CONVERSATION = "conversation"
 PENDING = "_pending_query"
@@ -15,7 +16,8 @@ FULL_CARDS = 10  # older entries are listed compactly, so a long demo stays fast
 CHART_CARDS = 4  # the browser takes ~0.15 s per Plotly chart: only the newest cards draw theirs
 
 page_setup("playground")
-linked_query = apply_shared_link()
+linked = apply_shared_link("playground") or {}
+linked_query = (linked.get("q") or "").strip() or None
 render_domain_and_today()
 if CONVERSATION not in st.session_state:
     st.session_state[CONVERSATION] = []
@@ -28,7 +30,8 @@ options = request_options(router)
 st.title("Query-routing playground")
 st.caption(
     f"Ask a question in {language_phrase(router.domain.settings.languages)}. The router picks the "
-    "tool(s) an AI agent would call, says how sure it is, and shows why."
+    f"{'power(s) an AI agent would switch on' if getattr(router, 'design', '') == 'power_gateway' else 'tool(s) an AI agent would call'}, "
+    "says how sure it is, and shows why."
 )
 
 
@@ -36,16 +39,32 @@ from ui.thinking import route_with_thinking  # noqa: E402 (the events panel fill
 
 
 def _ask(query: str) -> None:
-    st.session_state[PENDING] = query
+    """An example clicked. A follow-up ("why is he declining") clicked before anything was asked in
+    this domain first asks the question it follows, as a person would have."""
+    before = example_needs(router.domain, query)
+    st.session_state[PENDING] = [before, query] if before and not _mine() else [query]
 
 
 def _clear() -> None:
-    st.session_state[CONVERSATION] = []
+    """Clear this domain's conversation (another domain's cards wait for its return)."""
+    st.session_state[CONVERSATION] = [e for e in st.session_state[CONVERSATION] if e.get("domain") != router.name]
 
 
-def _route(query: str) -> None:
-    """Route one question and put its card on top; a failure becomes a friendly card."""
-    previous = next((e["result"] for e in st.session_state[CONVERSATION] if e.get("result")), None)
+def _mine() -> list[dict]:
+    """This domain's cards, newest first: switching domain shows that domain's conversation, and
+    switching back (or Back in the browser) shows this one again, never a card nobody asked for."""
+    return [e for e in st.session_state[CONVERSATION] if e.get("domain", router.name) == router.name]
+
+
+def _route(query: str, *, again: bool = False) -> None:
+    """Route one question and put its card on top; a failure becomes a friendly card. Asked again
+    because the sidebar changed: the card asked with the earlier settings stays, and a card that
+    was itself such a re-ask is replaced, so dragging a slider never piles up copies."""
+    mine = _mine()
+    if again and mine and mine[0].get("again"):
+        st.session_state[CONVERSATION].remove(mine[0])
+        mine = mine[1:]
+    previous = next((e["result"] for e in mine if e.get("result")), None)
     # The conversation carries over (the cfo mode, a football player named earlier) within a domain;
     # the design's sidebar options (max depth, data mode) ride along in the same context.
     carry = getattr(router, "next_context", None)
@@ -58,14 +77,18 @@ def _route(query: str) -> None:
         entry = {"query": query, "result": None, "failure": failure_details(exc)}
     st.session_state["_conversation_seq"] += 1
     entry["id"] = st.session_state["_conversation_seq"]
+    entry["domain"] = router.name
+    entry["options"] = dict(options)
     entry["settings"] = _settings()
+    entry["again"] = again
     st.session_state[CONVERSATION].insert(0, entry)
 
 
 def _settings() -> tuple:
     """What a card was asked with; when the sidebar changes it, the question on top is asked again,
     so the card on top, the sidebar and the address bar always agree."""
-    return (router.name, st.session_state.today.isoformat(), tuple(sorted((thresholds or {}).items())))
+    return (router.name, st.session_state.today.isoformat(), tuple(sorted((thresholds or {}).items())),
+            tuple(sorted(options.items())))
 
 
 examples = playground_examples(router.domain)
@@ -77,22 +100,37 @@ with st.container(horizontal=True, gap="small", key="examples"):
     for i, example in enumerate(examples):
         st.button(example, key=f"example-{i}", on_click=_ask, args=(example,), type="secondary")
 
-query = typed or st.session_state.pop(PENDING, None) or linked_query
-if query is None and st.session_state[CONVERSATION]:
-    top = st.session_state[CONVERSATION][0]
-    if top.get("settings", _settings()) != _settings():
-        query = top["query"]  # the domain, today or thresholds changed: ask the question on top again
+pending = st.session_state.pop(PENDING, None) or []
+for earlier in pending[:-1]:
+    _route(earlier)
+query = typed or (pending[-1] if pending else None)
+mine = _mine()
+if query is None and linked_query and not (mine and mine[0]["query"] == linked_query):
+    query = linked_query  # a link, or Back / Forward to another question
+again = False
+if query is None and mine and mine[0].get("settings", _settings()) != _settings():
+    query, again = mine[0]["query"], True  # today, thresholds or options changed: ask the top question again, in place
 if query is not None:
-    _route(query.strip() or query)  # the router explains an empty or unreadable question itself
+    _route(query.strip() or query, again=again)  # the router explains an empty or unreadable question itself
+    if linked.get("power") and _mine():
+        from ui.parts.power_gateway import activate_linked
 
-conversation = st.session_state[CONVERSATION]
+        activate_linked(_mine()[0], router.name, linked["power"])
+
+conversation = _mine()
 latest_query = conversation[0]["query"] if conversation else None
-sync_url(latest_query, thresholds)
+linked_power = ",".join((conversation[0].get("activations") or {}) if conversation else ())
+sync_url(latest_query, thresholds, options=options, extra={"power": linked_power})
 
 if conversation:
     with st.container(horizontal=True, vertical_alignment="center", key="conversation-bar"):
         st.markdown(f"**Conversation** · {len(conversation)} question{'s' if len(conversation) != 1 else ''}, newest first")
+        st.download_button("JSON", export_json(conversation), file_name=f"conversation-{router.name}.json", mime="application/json",
+                           key="export_json", icon=":material/download:", type="tertiary", on_click="ignore")
+        st.download_button("Markdown", export_markdown(conversation), file_name=f"conversation-{router.name}.md", mime="text/markdown",
+                           key="export_md", icon=":material/download:", type="tertiary", on_click="ignore")
         st.button("Clear", key="clear", on_click=_clear, icon=":material/delete_sweep:", type="tertiary")
+    render_context_panel(conversation, router)
     for i, entry in enumerate(conversation[:FULL_CARDS]):
         render_result_card(entry, key=str(entry["id"]), latest=i == 0, charts=i < CHART_CARDS)
     older = conversation[FULL_CARDS:]

@@ -5,10 +5,10 @@ import streamlit as st
 
 from routing import Thresholds
 from routing.core.errors import LexiconError
-from routing.quality.evaluate import golden_path, load_golden
+from routing.quality.evaluate import golden_path, load_golden, run_cases
 from routing.quality.importer import ImportProblem, csv_columns, read_queries, relabel_cases
 from routing.editing.store import set_thresholds
-from routing.quality.tuning import THRESHOLD_NAMES, evaluate, is_ordered, score_cases, tune
+from routing.quality.tuning import THRESHOLD_NAMES, evaluate, is_ordered, score_cases, tune, untunable_reason
 from ui.common import TIER_LABELS, get_registry, page_setup, router_state, show_lexicon_problem
 from ui.coverage_charts import CHART_CONFIG, STATUS_ORDER, domain_picker, friendly_failure, progress_reporter, sweep_figure
 
@@ -28,7 +28,7 @@ st.caption(
     "Each question is scored once; moving a slider re-classifies those scores instantly."
 )
 
-domain = domain_picker("tuner_domain_pick")
+domain = domain_picker("tuner_domain_pick", keep=THRESHOLD_NAMES)
 state = router_state(domain) if domain else None
 if state is not None:
     show_lexicon_problem(state)
@@ -66,6 +66,16 @@ except (ImportProblem, LexiconError) as exc:
 if not cases:
     st.stop()
 
+reason = untunable_reason(router)
+if reason:  # say why, and still show the figures Coverage and eval give on these questions
+    st.info(reason, icon=":material/info:")
+    m = run_cases(router, cases, default_today=st.session_state.today).metrics()
+    c = st.columns(3)
+    c[0].metric("Questions", f"{m['n']:,}")
+    c[1].metric("Top-1", "—" if m["top1"] is None else f"{m['top1']:.1%}")
+    c[2].metric("Tier accuracy", "—" if m["tier_accuracy"] is None else f"{m['tier_accuracy']:.1%}")
+    st.stop()
+
 # Score once per (domain version, source); sliders only re-classify.
 signature = (domain, router.domain.fingerprint, source_label, len(cases), str(st.session_state.today))
 saved = st.session_state.get(SCORES_KEY)
@@ -91,6 +101,16 @@ if "report" not in saved:  # the sweeps depend only on the scores and the file's
     saved["report"] = tune(scored, current)
 report = saved["report"]
 
+linked = st.session_state.pop("_linked_tuner_domain_pick", None)
+if linked:  # a link's ?high=0.9&margin=0.05: the sliders start there
+    for name in THRESHOLD_NAMES:
+        try:
+            value = float(linked.get(name) or "nan")
+        except ValueError:
+            continue
+        if 0.0 <= value <= 1.0:
+            st.session_state[f"tuner_{name}"] = round(value, 2)
+
 if st.session_state.pop("tuner_use_best", False):
     best = report.best
     for name in THRESHOLD_NAMES:
@@ -103,6 +123,9 @@ for col, name in zip(cols, THRESHOLD_NAMES):
     st.session_state.setdefault(f"tuner_{name}", getattr(current, name))
     chosen_values[name] = col.slider(LABELS[name], 0.0, 1.0, step=0.01, key=f"tuner_{name}", help=HELP[name])
 chosen = Thresholds(**chosen_values)
+from ui.context import write_url  # noqa: E402 (the address bar holds the sliders that differ from the file)
+
+write_url("tuner_domain_pick", {"domain": domain, **{n: f"{v:.2f}" for n, v in chosen_values.items() if abs(v - getattr(current, n)) > 1e-9}})
 valid = is_ordered(chosen)
 if not valid:
     st.warning("The thresholds must satisfy low ≤ medium ≤ high; move a slider to restore the order.", icon=":material/warning:")

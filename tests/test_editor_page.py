@@ -169,7 +169,8 @@ def test_undo_says_whose_save_it_would_undo(lex):
     other.button(key=K + "save_btn").click().run()
     saved = synonyms.read_bytes()
     me = _page()
-    assert "not made in this session" in _texts(me.warning)
-    assert me.button(key=K + "undo_btn").label == "Undo their save anyway"
+    # A reload starts a new session too: said plainly, never "someone else's work" (issue 24, item 12).
+    assert "made before this browser session began" in _texts(me.info) and "someone else" not in _texts(me.info)
+    assert me.button(key=K + "undo_btn").label == "Undo the last save"
     assert synonyms.read_bytes() == saved
     assert other.button(key=K + "undo_btn").label == "Undo my last save"

@@ -9,7 +9,7 @@ import traceback
 import streamlit as st
 
 from ui.charts import date_timeline_figure, score_breakdown_figure
-from ui.common import TIER_COLORS, TIER_LABELS
+from ui.common import TIER_COLORS, TIER_LABELS, confidence_text
 from ui.context import share_link
 from ui.parts import design_part
 from ui.path_view import render_events
@@ -20,6 +20,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
 CHART_CONFIG = {"displayModeBar": False}
 # A card's title shows this much of a long question; the whole text stays in the raw JSON.
 TITLE_CHARS = 160
+NOISE = 0.01  # a best candidate under this would draw bars labelled 0.00
 MAX_DATE_ROWS = 6  # date ranges listed and drawn on a card; more go in an expander
 
 
@@ -48,6 +49,26 @@ def render_failure(message: str, details: str | None) -> None:
             st.code(details, language="text")
 
 
+# Codes that ask the person for something (which player?) rather than report a failure: calm colour.
+CLARIFY_CODES = {"INSUFFICIENT_CONTEXT", "AMBIGUOUS_ENTITY"}
+# Codes that are a fact about the data rather than a fault: a warning, not red.
+NOTICE_CODES = {"PLAYER_NOT_FOUND", "INSUFFICIENT_DATA", "INSUFFICIENT_GAMES"}
+
+
+def render_error(error: dict) -> None:
+    """The plain sentence first, in the colour of what it asks of the person; the code, for whoever
+    reports it, on a muted line under it."""
+    code, message = str(error.get("code") or ""), md_escape(error.get("message") or "")
+    if code in CLARIFY_CODES:
+        st.info(message, icon=":material/help:")
+    elif code in NOTICE_CODES:
+        st.warning(message, icon=":material/person_search:" if code == "PLAYER_NOT_FOUND" else ":material/info:")
+    else:
+        st.error(message, icon=":material/report:")
+    if code:
+        st.caption(f"Code `{code}`")
+
+
 def render_result_card(entry: dict, *, key: str, latest: bool = False, charts: bool = True) -> None:
     """One conversation entry: {"query", "result" (dict) or "failure" (text), "session_thresholds"}."""
     with st.container(border=True, key=f"card-{key}"):
@@ -68,12 +89,12 @@ def _title(query: str) -> str:
     return md_escape(query[:TITLE_CHARS].rstrip()) + f"… <span style='font-size:0.85rem;font-weight:400;opacity:0.7'>({len(query):,} characters)</span>"
 
 
-def confidence_bar(conf: float, status: str) -> str:
+def confidence_bar(conf: float, status: str, thresholds: dict | None = None) -> str:
     """A confidence bar in the colour of the card's tier (st.progress would always be the theme colour)."""
     pct = min(max(conf, 0.0), 1.0) * 100
     color = TIER_COLORS.get(status, "#6b7280")
     return (
-        f"<div style='font-size:0.9rem;margin-bottom:0.2rem'>confidence <b>{conf:.2f}</b></div>"
+        f"<div style='font-size:0.9rem;margin-bottom:0.2rem'>confidence <b>{confidence_text(conf, thresholds)}</b></div>"
         f"<div style='height:0.5rem;margin-bottom:0.75rem;border-radius:0.25rem;background:rgba(128,128,128,0.2)' role='progressbar' "
         f"aria-valuenow='{conf:.2f}' aria-valuemin='0' aria-valuemax='1'>"
         f"<div style='height:100%;width:{pct:.1f}%;border-radius:0.25rem;background:{color}'></div></div>"
@@ -103,6 +124,11 @@ MATCH_WORDS = {
 }
 
 
+def item_noun(result: dict) -> str:
+    """What a domain's candidates are called: powers where the domain is a gateway, else tools."""
+    return "power" if result.get("design") == "power_gateway" else "tool"
+
+
 def headline(result: dict) -> tuple[str, str]:
     """The badge a person reads first. Small talk and a question that only names a date are not
     failures: they get their own grey/neutral badge instead of the red "Not found"."""
@@ -127,9 +153,14 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
         f"today {result.get('today')}",
         f"{result.get('timing_ms', 0):.1f} ms",
     ]
+    if entry.get("again"):
+        meta.insert(0, "asked again after a sidebar change")
     if entry.get("session_thresholds"):
         meta.append("session thresholds " + ", ".join(f"{k} {v:.2f}" for k, v in entry["session_thresholds"].items()))
-    meta.append(f"[share link]({share_link(str(result.get('query', '')), result.get('domain', ''), result.get('today', ''), entry.get('session_thresholds'))})")
+    powers = ",".join(entry.get("activations") or {})
+    link = share_link(str(result.get('query', '')), result.get('domain', ''), result.get('today', ''), entry.get('session_thresholds'),
+                      entry.get("options"), {"power": powers} if powers else None)
+    meta.append(f"[share link]({link})")
     st.caption(" · ".join(meta))
 
     error = result.get("error")
@@ -146,7 +177,7 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
             st.json(result, expanded=False)
         return
     if error:
-        st.error(f"**{error.get('code')}**: {error.get('message')}", icon=":material/report:")
+        render_error(error)
     elif badge_key == "chat":
         st.markdown("Small talk: no business tool is needed; a model would simply reply.")
     elif badge_key == "dates_only":
@@ -161,16 +192,19 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
 
     # 1. The answer and 2. why: side by side, right under the question.
     candidates = result.get("candidates") or []
+    if not any(float(c.get("confidence") or 0.0) >= NOISE for c in candidates):
+        candidates = []  # bars that read 0.00 say nothing: "no points" is said in words instead
     matches = result.get("matches") or []
     thresholds = result.get("thresholds") or {}
+    noun = item_noun(result)
     if matches or candidates:
         left, right = st.columns([1, 1], gap="medium")
         with left:
             if matches:
                 for m in matches:
-                    _render_match(m, status, thresholds, query=str(result.get("query", "")))
+                    _render_match(m, status, thresholds, query=str(result.get("query", "")), noun=noun)
             elif not error and not result.get("available"):
-                st.caption("No tool is suggested for this question.")
+                st.caption(f"No {noun} is suggested for this question.")
         with right:
             if candidates and not charts:
                 st.caption("**Why**: the chart is drawn on the newest cards only, to keep the page quick; "
@@ -178,17 +212,20 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
             elif candidates:
                 st.markdown(
                     "**Why** · points per signal",
-                    help="Each bar is a tool; its parts are the signals that gave it points (keywords, synonyms, "
+                    help=f"Each bar is a {noun}; its parts are the signals that gave it points (keywords, synonyms, "
                          "phrase patterns, corrected spellings, similar example questions, similar meaning, a model "
                          "learned from the examples, calibration). Dashed lines are the "
-                         "tier thresholds: above “high” a tool is activated.",
+                         f"tier thresholds: above “high” a {noun} is activated.",
                 )
                 fig = _figure(entry, "scores", lambda: score_breakdown_figure(
                     candidates, thresholds, chosen=[m["name"] for m in matches]))
                 st.plotly_chart(fig, key=f"scores-{key}", config=CHART_CONFIG)
     elif not error and badge_key not in ("chat", "dates_only"):
-        st.caption("No tool scored any points for this question.")
+        st.caption(f"No {noun} scored any points worth drawing for this question.")
 
+    from ui.conversation import render_choices  # carry on from a candidate (a tool, a player)
+
+    render_choices(result, entry, key=key)
     dates = result.get("dates") or []
     if dates:
         _render_dates(dates, result.get("today"), key=key, entry=entry, chart=charts)
@@ -198,8 +235,11 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
     part.render(result, entry, key=key, latest=latest)
     if not matches and result.get("available"):
         # Small talk and bare dates are not failures: the tool list stays folded for them.
-        _render_available(result["available"], expanded=latest and badge_key == status)
+        _render_available(result["available"], expanded=latest and badge_key == status, noun=noun)
 
+    from ui.feedback import render_feedback  # here: ui.feedback needs the registry, not the card's imports
+
+    render_feedback(result, entry, key=key, noun=noun)
     with st.expander("Events and raw JSON", icon=":material/data_object:"):
         render_events(result)
         st.json(result, expanded=False)
@@ -214,27 +254,39 @@ def as_typed(value, query: str) -> str:
     return found.group(0) if found else text
 
 
-def _render_match(m: dict, status: str = "", thresholds: dict | None = None, *, query: str = "") -> None:
+def _render_match(m: dict, status: str = "", thresholds: dict | None = None, *, query: str = "", noun: str = "tool") -> None:
     conf = float(m.get("confidence", 0.0))
     words = confidence_words(conf, thresholds or {})
+    if words == "Not a match":  # the router showed it, so it is a candidate: a long shot, not "not a match"
+        words = "A long shot"
     how = MATCH_WORDS.get(m.get("match_type", ""), m.get("match_type", ""))
+    kind = f"{noun} kind `{m['kind']}`. " if m.get("kind") and noun == "tool" else ""
     st.markdown(
         f"**`{m['name']}`** · {words} · mostly from {how}",
-        help=f"Confidence {conf:.2f} (0 to 1); signal `{m.get('match_type', '')}` contributed most; "
-             f"tool kind `{m.get('kind', '')}`. The chart on the right shows every signal.",
+        help=f"Confidence {confidence_text(conf, thresholds)} (0 to 1); signal `{m.get('match_type', '')}` contributed most; "
+             f"{kind}The chart on the right shows every signal.",
     )
-    st.markdown(confidence_bar(conf, status), unsafe_allow_html=True)
+    st.markdown(confidence_bar(conf, status, thresholds), unsafe_allow_html=True)
     if m.get("description"):
         st.markdown(md_escape(m["description"]))
-    suggested = {k: as_typed(v, query) for k, v in (m.get("suggested_params") or {}).items()}
+    suggested = {k: (v if isinstance(v, (list, tuple)) else as_typed(v, query)) for k, v in (m.get("suggested_params") or {}).items()}
     chips = []
     for p in m.get("key_params") or []:
-        chips.append(_chip(f"{p}={suggested[p]}") if p in suggested else _chip(p))
-    chips += [_chip(f"{p}={v}") for p, v in suggested.items() if p not in (m.get("key_params") or [])]
+        chips.append(_param_chips(p, suggested[p]) if p in suggested else _chip(p))
+    lists = {p: v for p, v in (m.get("suggested_params") or {}).items() if isinstance(v, (list, tuple)) and p not in (m.get("key_params") or [])}
+    chips += [_chip(f"{p}={v}") for p, v in suggested.items() if p not in (m.get("key_params") or []) and p not in lists]
     if chips:
         st.markdown("Parameters: " + " ".join(chips), unsafe_allow_html=True)
+    for p, values in lists.items():  # a list (the mirror's tables) as one chip per item, never a Python list
+        st.markdown(f"{html.escape(p.replace('_', ' ').capitalize())}: " + " ".join(_chip(v) for v in values), unsafe_allow_html=True)
     for note in m.get("param_notes") or []:
         st.caption(f":material/info: {md_escape(note)}")
+
+
+def _param_chips(name: str, value) -> str:
+    if isinstance(value, (list, tuple)):
+        return " ".join(_chip(f"{name}={v}") for v in value)
+    return _chip(f"{name}={value}")
 
 
 def _chip(text: str) -> str:
@@ -242,8 +294,8 @@ def _chip(text: str) -> str:
     return f"<code style='white-space:nowrap'>{html.escape(str(text))}</code>"
 
 
-def _render_available(available: list[dict], *, expanded: bool) -> None:
-    with st.expander(f"The {len(available)} tools this domain has", expanded=expanded, icon=":material/list:"):
+def _render_available(available: list[dict], *, expanded: bool, noun: str = "tool") -> None:
+    with st.expander(f"The {len(available)} {noun}s this domain has", expanded=expanded, icon=":material/list:"):
         half = (len(available) + 1) // 2
         for column, part in zip(st.columns(2), (available[:half], available[half:])):
             column.markdown("\n".join(f"- `{t['name']}`: {md_escape(t.get('description', ''))}" for t in part))

@@ -11,7 +11,7 @@ from typing import Iterable
 
 import plotly.graph_objects as go
 
-from ui.common import TIER_COLORS
+from ui.common import TIER_COLORS, confidence_text
 
 # One colour per scoring signal, stable across charts; unknown signals take the spare colours.
 SIGNAL_COLORS = {
@@ -82,7 +82,7 @@ def score_breakdown_figure(candidates: list[dict], thresholds: dict, *, chosen: 
         "mode": "text",
         "x": [TOTALS_X] * len(totals),
         "y": labels,
-        "text": [f"<b>{t:.2f}</b>" for t in totals],
+        "text": [f"<b>{confidence_text(t, thresholds)}</b>" for t in totals],
         "textposition": "middle right",
         "showlegend": False,
         "hoverinfo": "skip",

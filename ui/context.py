@@ -25,6 +25,8 @@ THRESHOLD_FIELDS = (
 )
 LINK_APPLIED = "_shared_link_applied"
 LINK_NOTES = "_shared_link_notes"
+URL_WRITTEN = "_url_written_"  # + page: the parameters the page last wrote to the address bar
+URL_LAST = "_url_written_last"  # the parameters any page wrote last
 
 
 def _copy(src: str, dest: str) -> None:
@@ -37,29 +39,53 @@ def _mirror(widget_key: str, shared_key: str) -> None:
     st.session_state[widget_key] = st.session_state[shared_key]
 
 
-def apply_shared_link() -> str | None:
-    """On the session's first run of the page: take domain and today from the URL and return its
-    query (q) to route, or None. Bad values are reported in the sidebar, never raised."""
-    if st.session_state.get(LINK_APPLIED):
+def url_changed(page: str) -> dict | None:
+    """The address bar's parameters when they changed outside this page since it last wrote them
+    (a shared link, the first load, Back / Forward); None when they are the page's own."""
+    params = {k: st.query_params.get(k) for k in st.query_params}
+    if params == st.session_state.get(f"{URL_WRITTEN}{page}"):
         return None
+    if params and params == st.session_state.get(URL_LAST):
+        return None  # what another page wrote, carried over by a page switch: not a link to this page
+    return params
+
+
+def apply_shared_link(page: str = "playground") -> dict | None:
+    """When the address bar changed outside the page (a link, Back / Forward): take domain, today,
+    the session thresholds and the design's options from it, and return its parameters (the page
+    reads its own, such as q); else None. Bad values are reported in the sidebar, never raised."""
+    params = url_changed(page)
     st.session_state[LINK_APPLIED] = True
+    if not params:  # unchanged, or a bare page address (a page switch): the session's state stands
+        return None
     notes: list[str] = []
-    domain = (st.query_params.get("domain") or "").strip()
+    domain = (params.get("domain") or "").strip()
     if domain:
         if domain in domain_names():
             st.session_state.domain = domain
         else:
             notes.append(f"The link names the domain “{domain}”, which does not exist here; showing “{st.session_state.domain}”.")
-    today = (st.query_params.get("today") or "").strip()
+    today = (params.get("today") or "").strip()
     if today:
         try:
             st.session_state.today = min(max(date.fromisoformat(today), MIN_DAY), MAX_DAY)
         except ValueError:
             notes.append(f"The link's date “{today}” is not a date like 2026-01-22; using {st.session_state.today.isoformat()}.")
     _apply_linked_thresholds(st.session_state.domain, notes)
+    _apply_linked_options(st.session_state.domain, params)
     st.session_state[LINK_NOTES] = notes
-    query = (st.query_params.get("q") or "").strip()
-    return query or None
+    return params
+
+
+def _apply_linked_options(domain: str, params: dict) -> None:
+    """The design's request options named in the link (football's max_depth, a replay data_mode)."""
+    from ui.common import router_state
+    from ui.parts import design_part
+
+    router = router_state(domain).router if domain else None
+    link_widgets = getattr(design_part(getattr(router, "design", "tools")), "link_widgets", None) if router else None
+    if link_widgets is not None:
+        st.session_state.update(link_widgets(router, params))
 
 
 def _apply_linked_thresholds(domain: str, notes: list[str]) -> None:
@@ -78,25 +104,38 @@ def _apply_linked_thresholds(domain: str, notes: list[str]) -> None:
             notes.append(f"The link's threshold {name}=“{raw}” is not a number from 0 to 1; using the domain's.")
 
 
-def link_params(query: str | None, domain: str, today: str, thresholds: dict | None = None) -> dict:
-    """What a shareable link holds: the question, domain, today and any session thresholds."""
+def link_params(query: str | None, domain: str, today: str, thresholds: dict | None = None, options: dict | None = None) -> dict:
+    """What a shareable link holds: the question, domain, today, any session thresholds and the
+    design's request options."""
     params = {"q": query} if query else {}
     params.update({"domain": domain, "today": today})
     for name, _ in THRESHOLD_FIELDS:
         if thresholds and name in thresholds:
             params[name] = f"{thresholds[name]:.2f}"
+    for name, value in (options or {}).items():
+        if value not in (None, ""):
+            params[name] = str(value)
     return params
 
 
-def sync_url(query: str | None, thresholds: dict | None = None, *, domain: str | None = None, today: str | None = None) -> None:
-    """Keep the address bar a shareable link to what is on screen (only written when it changes)."""
-    wanted = link_params(query, domain or st.session_state.domain, today or st.session_state.today.isoformat(), thresholds)
-    if dict(st.query_params) != wanted:
+def write_url(page: str, wanted: dict) -> None:
+    """Make the address bar `wanted` (a new history entry, so Back returns to the previous state)."""
+    wanted = {k: str(v) for k, v in wanted.items() if v not in (None, "")}
+    st.session_state[f"{URL_WRITTEN}{page}"] = wanted
+    st.session_state[URL_LAST] = wanted
+    if {k: st.query_params.get(k) for k in st.query_params} != wanted:
         st.query_params.from_dict(wanted)
 
 
-def share_link(query: str, domain: str, today: str, thresholds: dict | None = None) -> str:
-    return "?" + urlencode(link_params(query, domain, today, thresholds))
+def sync_url(query: str | None, thresholds: dict | None = None, *, domain: str | None = None, today: str | None = None,
+             page: str = "playground", options: dict | None = None, extra: dict | None = None) -> None:
+    """Keep the address bar a shareable link to what is on screen (only written when it changes)."""
+    wanted = link_params(query, domain or st.session_state.domain, today or st.session_state.today.isoformat(), thresholds, options)
+    write_url(page, {**wanted, **(extra or {})})
+
+
+def share_link(query: str, domain: str, today: str, thresholds: dict | None = None, options: dict | None = None, extra: dict | None = None) -> str:
+    return "?" + urlencode({**link_params(query, domain, today, thresholds, options), **(extra or {})})
 
 
 def threshold_key(domain: str, name: str) -> str:
@@ -136,6 +175,11 @@ def _reset_thresholds(keys: list[str], defaults: list[float]) -> None:
 def render_threshold_sliders(router: Router) -> dict | None:
     """Session-only tier thresholds. Returns the override for Router.route, or None to use the
     domain's own thresholds (unchanged sliders, or an order that makes no sense)."""
+    from routing.quality.tuning import untunable_reason
+
+    if untunable_reason(router):  # the mirror routes by distance layers: these sliders would move nothing
+        st.sidebar.caption(":material/tune: This design does not use the four tier thresholds; its limits are in its own settings.")
+        return None
     defaults: Thresholds = router.thresholds
     keys = [threshold_key(router.name, name) for name, _ in THRESHOLD_FIELDS]
     values: dict[str, float] = {}

@@ -123,10 +123,11 @@ def sweep_figure(sweep: Sweep, chosen: float, *, legend: bool = True) -> go.Figu
     if abs(sweep.best - sweep.current) < 1e-9:  # one line, one label: two labels on one spot overlap
         fig.add_vline(x=sweep.best, line=dict(color="#16a34a", width=2), annotation_text="in file = best", annotation_position="top right")
     else:
-        fig.add_vline(x=sweep.current, line=dict(color="#9ca3af", dash="dash"), annotation_text="in file", annotation_position="top left")
+        # Each marker's label at its own height (best top, in file bottom, slider middle): close values never overlap.
+        fig.add_vline(x=sweep.current, line=dict(color="#9ca3af", dash="dash"), annotation_text="in file", annotation_position="bottom left")
         fig.add_vline(x=sweep.best, line=dict(color="#16a34a", width=2), annotation_text="best", annotation_position="top right")
     if abs(chosen - sweep.current) > 1e-9:
-        fig.add_vline(x=chosen, line=dict(color="#f59e0b", width=2), annotation_text="slider", annotation_position="bottom right")
+        fig.add_vline(x=chosen, line=dict(color="#f59e0b", width=2), annotation_text="slider", annotation_position="right")
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
     fig.update_xaxes(range=[0, 1], title_text=sweep.name)
     fig = _layout(fig, f"Sweeping {sweep.name}", height=320)
@@ -139,8 +140,16 @@ def sweep_figure(sweep: Sweep, chosen: float, *, legend: bool = True) -> go.Figu
 # ------------------------------------------------------------------ shared widgets
 
 
-def domain_picker(key: str) -> str:
-    """A domain select box mirrored into st.session_state.domain (shared by every page)."""
+def domain_picker(key: str, keep: tuple[str, ...] = ()) -> str:
+    """A domain select box mirrored into st.session_state.domain (shared by every page), and the
+    address bar: /coverage?domain=cfo opens cfo; a change of domain is a new history entry. The
+    page's own parameters named in `keep` stay in the address (the page writes them itself); a link's
+    parameters are left in st.session_state[f"_linked_{key}"] for the page to apply."""
+    from ui.context import apply_shared_link, write_url
+
+    linked = apply_shared_link(key)
+    if linked is not None:
+        st.session_state[f"_linked_{key}"] = linked
     names = domain_names()
     if not names:
         st.error("No lexicon domains found. Import one below or check the lexicons folder.")
@@ -156,6 +165,8 @@ def domain_picker(key: str) -> str:
     # In the sidebar, like on every page: one place, one choice.
     st.sidebar.selectbox("Domain", names, key=key, on_change=copy,
                          help="Which lexicon (tools, synonyms, patterns) this page works on.")
+    own = {k: st.query_params.get(k) for k in keep if st.query_params.get(k)}
+    write_url(key, {"domain": st.session_state.domain, **own})
     return st.session_state.domain
 
 

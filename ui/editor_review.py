@@ -42,11 +42,13 @@ def render_history(domain: str) -> None:
     last = next((e for e in entries if e.complete and not e.undone), None)
     mine = last is not None and last.id in ss.get("ed:my_saves", [])
     if last is not None and not mine:
-        st.warning(
+        # A reload starts a new session, so "not in this session" may well be your own save: say what is known.
+        st.info(
             f"The last save ({last.action or 'edit'}, {', '.join(last.files)}, "
-            f"{datetime.fromtimestamp(last.saved_at).strftime('%H:%M:%S')}, from {last.source}) was not made in this "
-            "session: undoing it would undo someone else's work.", icon=":material/group:")
-    label = "Undo my last save" if mine or last is None else "Undo their save anyway"
+            f"{datetime.fromtimestamp(last.saved_at).strftime('%H:%M:%S')}, from {last.source}) was made before this "
+            "browser session began (a reload starts a new one). If it was not yours, undoing it undoes another "
+            "person's change.", icon=":material/history:")
+    label = "Undo my last save" if mine or last is None else "Undo the last save"
     if st.button(label, key=_k(domain, "undo_btn"), icon=":material/undo:", disabled=nothing_to_undo,
                  help="Every save here has been undone already." if nothing_to_undo else None):
         result = store.undo_last_save(domain, lexicon_root())

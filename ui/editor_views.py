@@ -198,8 +198,11 @@ def _apply_prefill() -> str:
     ss.pop(_k(ss.domain, "extra_queries"), None)
     if ss["ed:prefill_query"]:  # the question that fell through, routed live, so a save shows its effect
         ss[_k(ss.domain, "try_query")] = ss["ed:prefill_query"]
-    what = f"add “{variant}” under a canonical term" if variant else "add the missing word under a canonical term"
-    _say(ss.domain, "syn-ok", f"From Coverage: {what}, then preview the impact on the right.")
+    if variant:
+        _say(ss.domain, "syn-ok", f"From Coverage: add “{variant}” under a canonical term, then preview the impact on the right.")
+    else:  # every word is known: a synonym cannot help, a phrase pattern (or an example) can
+        _say(ss.domain, "syn-ok", "From Coverage: every word of this question is known, so a synonym will not help. "
+             "Add a phrase pattern for it on the Patterns tab; the question is routed live on the right.")
     return ss["ed:prefill_query"]
 
 
@@ -214,6 +217,9 @@ def render_editor_page() -> None:
     if not names:
         st.error("No domains found in the lexicon folder.")
         return
+    from ui.context import apply_shared_link, write_url
+
+    apply_shared_link("editor")  # /editor?domain=cfo opens cfo's lexicon
     prefill_query = _apply_prefill()
     if ss.get("domain") not in names:
         ss.domain = names[0]
@@ -221,6 +227,12 @@ def render_editor_page() -> None:
     st.sidebar.selectbox("Domain", names, key="ed:domain_select", on_change=_on_domain_change,
                          help="Which lexicon (tools, synonyms, patterns) to edit; the same choice as on every page.")
     domain = ss.domain
+    write_url("editor", {"domain": domain})
+    design = getattr(router_state(domain).router, "design", "tools")
+    if design == "datasource_mirror":  # nothing here routes it: say where its words live instead of "0 of 0 terms"
+        st.info(f"**{domain}** is routed by the semantic mirror (design `datasource_mirror`): by distance to its index of "
+                "sample questions and their variations (`sample_questions.yaml`, `mirror.yaml`), not by synonyms or "
+                "patterns. Its limits `l1` / `l2` are in `mirror.yaml`; the Coverage page measures it.", icon=":material/info:")
     if st.sidebar.button("Reload from disk", key=_k(domain, "reload_btn"), icon=":material/refresh:", width="stretch"):
         load(domain, force=True)
         st.rerun()

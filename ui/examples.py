@@ -21,15 +21,35 @@ def _examples() -> dict:
     return data if isinstance(data, dict) else {}
 
 
+def _question(entry) -> str:
+    return str(entry.get("q", "")) if isinstance(entry, dict) else str(entry)
+
+
 def playground_examples(domain: Domain) -> list[str]:
     """The domain's demo queries; else the first example question of each tool."""
     listed = (_examples().get("playground") or {}).get(domain.name)
     if isinstance(listed, list) and listed:
-        return [str(q) for q in listed]
+        return [_question(q) for q in listed]
     firsts = [tool.examples[0][1] for tool in domain.tools if tool.examples]
     return firsts[:MAX_FALLBACK]
 
 
-def date_examples() -> list[str]:
-    listed = _examples().get("dates")
-    return [str(x) for x in listed] if isinstance(listed, list) else []
+def example_needs(domain: Domain, question: str) -> str | None:
+    """The question a follow-up example needs asked before it ("why is he declining" needs a player)."""
+    for entry in (_examples().get("playground") or {}).get(domain.name) or []:
+        if isinstance(entry, dict) and _question(entry) == question and entry.get("after"):
+            return str(entry["after"])
+    return None
+
+
+def date_examples(languages=None) -> list[str]:
+    """The dates page's worked examples; given a domain's languages, only English ones and those
+    of its languages (cfo is offered romanised Hindi, not Indonesian)."""
+    data = _examples()
+    listed = [str(x) for x in data.get("dates") or [] if isinstance(data.get("dates"), list)]
+    if languages is None:
+        return listed
+    more = [str(x) for x in data.get("dates_more") or [] if isinstance(data.get("dates_more"), list)]
+    language = {str(k): str(v) for k, v in (data.get("dates_language") or {}).items()}
+    wanted = {"en", *languages}
+    return [x for x in dict.fromkeys(listed + more) if language.get(x, "en") in wanted]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from rapidfuzz import process
@@ -425,6 +425,8 @@ class RouterIndex:
         parts.append(norm[pos:])
         text = "".join(parts)
         dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens else ()
+        if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
+            dates = tuple(_as_typed(d, tokens, raw_tokens, norm) for d in dates)
         # A phrase said twice ("... last month ... last month") is one range, not two.
         seen_ranges: set = set()
         unique = []
@@ -500,3 +502,12 @@ def _remember(cache: dict, key: str, value):
             pass
     cache[key] = value
     return value
+
+
+def _as_typed(d, tokens, raw_tokens, norm: str):
+    """A date range whose text is the typed words its span covers in the corrected text."""
+    a, b = d.span
+    covered = [i for i, tok in enumerate(tokens) if tok.start < b and tok.end > a]
+    if not covered:
+        return d
+    return replace(d, text=norm[raw_tokens[covered[0]].start : raw_tokens[covered[-1]].end])

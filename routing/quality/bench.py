@@ -22,9 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
-
-from routing.quality.evaluate import load_golden, percentile
+from routing.quality.evaluate import load_golden, percentile, run_cases
 from routing.core.lexicon import SHARED_DIR, domain_from_data, list_domain_names, load_domain, load_shared_words
 from routing.core.model import Domain
 from routing.core.router import Router
@@ -36,19 +34,16 @@ SEMANTIC_WEIGHT = IMPORTED_WEIGHTS["semantic"]  # the "+semantic" rows weigh it 
 
 
 def golden_queries(path: Path) -> list[str]:
-    """The questions of a golden file: its `cases:` (design tools and the like), else every list of
-    `{q: ...}` entries a design keeps there (the mirror's `slang:` and `plain:`)."""
+    """The questions of a golden file (its `cases:`, `negative:` and the mirror's `slang:` / `plain:`)."""
+    return [c.query for c in load_golden(path)] if path.is_file() else []
+
+
+def golden_accuracy(router, path: Path) -> dict:
+    """Top-1 and tier accuracy on the golden file, by evaluate.accuracy (the figures eval and Coverage show)."""
     if not path.is_file():
-        return []
-    cases = load_golden(path)
-    if cases:
-        return [c.query for c in cases]
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    out: list[str] = []
-    for value in data.values() if isinstance(data, dict) else ():
-        if isinstance(value, list):
-            out += [str(e["q"]) for e in value if isinstance(e, dict) and isinstance(e.get("q"), str) and e["q"].strip()]
-    return out
+        return {}
+    m = run_cases(router, load_golden(path), default_today=TODAY).metrics()
+    return {"golden_top1": m["top1"], "golden_tier_accuracy": m["tier_accuracy"]}
 
 
 def semantic_info(router) -> dict:
@@ -197,13 +192,16 @@ def _bench_one(out: dict, row: str, domain: Domain, queries: list[str] | None, q
     t0 = time.perf_counter()
     router = build_router(domain)  # each domain by its own design
     build_ms = (time.perf_counter() - t0) * 1000
+    figures = {}
     if queries is None:
-        queries = golden_queries(router.domain.root / "golden.yaml") or [ex for t in router.domain.tools for _, ex in t.examples]
+        golden = router.domain.root / "golden.yaml"
+        queries = golden_queries(golden) or [ex for t in router.domain.tools for _, ex in t.examples]
+        figures = golden_accuracy(router, golden)
     if not queries:
         return
     rounds = max(1, (300 if quick else 3000) // len(queries))
     out["domains"][row] = {"tools": len(router.domain.tools), "build_ms": round(build_ms, 1), **semantic_info(router),
-                           **_time_queries(router, queries, rounds)}
+                           **figures, **_time_queries(router, queries, rounds)}
     out["sequential"][row] = sequential(router, queries, 2_000 if quick else SEQUENTIAL_ROUTES)
 
 

@@ -17,6 +17,13 @@ expected answer:
 own result fields (RouteResult.design_fields, e.g. `intent: deep`, `depth: L1`) is checked too.
 A case block may give a `context:` mapping passed to route (conversation, request options).
 `path`, `category` and `model` (the model tier) check the path a tools-design result takes.
+
+A design may keep its corpus as named lists of `{q: ..., expect: NAME}` entries instead (the
+mirror's `slang:` and `plain:`): each entry is a case expecting NAME as its top match, grouped by
+the list's name.
+
+`accuracy` is the one definition of the figures (top-1, top-3, tier accuracy, balanced accuracy,
+tier counts): `eval`, the Coverage page, the threshold tuner and the bench all compute through it.
 """
 from __future__ import annotations
 
@@ -31,6 +38,7 @@ from routing.core.schema import RouteResult, Status
 from routing.core.yamlio import LineList, read_yaml
 
 STATUSES = {s.value for s in Status}
+SHOWN_STATUSES = (Status.ACTIVATED.value, Status.MULTIPLE_MATCHES.value, Status.WEAK_MATCHES.value)
 LABEL_COLUMNS = ("expected_tool", "tool", "label", "category", "intent", "expected")
 
 
@@ -79,22 +87,20 @@ class Report:
     outcomes: list[Outcome] = field(default_factory=list)
 
     def metrics(self) -> dict:
-        with_tool = [o for o in self.outcomes if o.case.tool]
-        with_status = [o for o in self.outcomes if o.case.status]
         times = sorted(o.timing_ms for o in self.outcomes)
-        counts: dict[str, int] = {}
+        acc = accuracy((o.case, o.status, o.top, o.top3) for o in self.outcomes)
         paths: dict[str, int] = {}
         for o in self.outcomes:
-            counts[o.status] = counts.get(o.status, 0) + 1
             paths[o.path] = paths.get(o.path, 0) + 1
         return {
-            "n": len(self.outcomes),
-            "n_labelled": len(with_tool),
-            "top1": _ratio(sum(o.top == o.case.tool for o in with_tool), len(with_tool)),
-            "top3": _ratio(sum(o.case.tool in o.top3 for o in with_tool), len(with_tool)),
-            "tier_accuracy": _ratio(sum(o.status == o.case.status for o in with_status), len(with_status)),
+            "n": acc.n,
+            "n_labelled": acc.n_labelled,
+            "top1": _round(acc.top1),
+            "top3": _round(acc.top3),
+            "tier_accuracy": _round(acc.tier_accuracy),
+            "balanced": _round(acc.balanced),
             "passed": _ratio(sum(o.ok for o in self.outcomes), len(self.outcomes)),
-            "status_counts": dict(sorted(counts.items())),
+            "status_counts": {k: v for k, v in sorted(acc.counts.items()) if v},
             "path_counts": dict(sorted(paths.items())),
             "p50_ms": round(percentile(times, 50), 3),
             "p99_ms": round(percentile(times, 99), 3),
@@ -104,6 +110,69 @@ class Report:
                 if not o.ok
             ],
         }
+
+
+@dataclass(frozen=True)
+class Accuracy:
+    """The figures of one run (fractions, unrounded; None where no case says what to expect)."""
+    n: int
+    n_labelled: int  # cases with an expected tool
+    top1: float | None
+    top3: float | None
+    tier_accuracy: float | None
+    balanced: float | None  # with negatives: mean of in-scope top-1 and negatives rejected
+    counts: dict[str, int]  # every status -> number of cases
+
+    @property
+    def shares(self) -> dict[str, float]:
+        return {k: (v / self.n if self.n else 0.0) for k, v in self.counts.items()}
+
+
+def tier_right(case: GoldenCase, status: str, top: str | None) -> bool | None:
+    """Whether a case got the right tier. A case with an expected tier: that tier. A case labelled
+    with a tool only: any tier that shows the tool first is right, and a wrong tool must not take
+    the fast path (activated). None: the case says nothing about the tier."""
+    if case.status:
+        return status == case.status
+    if case.tool:
+        if top == case.tool:
+            return status in SHOWN_STATUSES
+        return status != Status.ACTIVATED.value
+    return None
+
+
+def accuracy(rows: Iterable[tuple[GoldenCase, str, str | None, tuple[str, ...]]]) -> Accuracy:
+    """The one evaluation: rows of (case, status routed, top match shown or None, top three names)."""
+    counts = {s.value: 0 for s in Status}
+    n = tier_ok = tier_n = top_ok = top3_ok = top_n = neg_ok = neg_n = 0
+    for case, status, top, top3 in rows:
+        n += 1
+        counts[status] = counts.get(status, 0) + 1
+        shown_top = top if status in SHOWN_STATUSES else None
+        right = tier_right(case, status, shown_top)
+        if right is not None:
+            tier_n += 1
+            tier_ok += right
+        if case.tool:
+            top_n += 1
+            top_ok += shown_top == case.tool
+            top3_ok += case.tool in top3
+        elif case.status == Status.NOT_FOUND.value:
+            neg_n += 1
+            neg_ok += status not in SHOWN_STATUSES
+    return Accuracy(
+        n=n,
+        n_labelled=top_n,
+        top1=top_ok / top_n if top_n else None,
+        top3=top3_ok / top_n if top_n else None,
+        tier_accuracy=tier_ok / tier_n if tier_n else None,
+        balanced=(top_ok / top_n + neg_ok / neg_n) / 2 if top_n and neg_n else None,
+        counts=counts,
+    )
+
+
+def _round(v: float | None) -> float | None:
+    return None if v is None else round(v, 4)
 
 
 def _ratio(num: int, den: int) -> float | None:
@@ -127,7 +196,11 @@ def percentile(sorted_values: list[float], pct: float) -> float:
 def load_golden(path: Path | str) -> list[GoldenCase]:
     path = Path(path)
     label = str(path)
-    data = read_yaml(path, label)
+    return golden_cases(read_yaml(path, label), label)
+
+
+def golden_cases(data, label: str) -> list[GoldenCase]:
+    """The cases of a parsed golden file (routing.core.yamlio data, with line numbers)."""
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "a golden file must have cases: and negative:")])
     today = data.get("today")
@@ -187,6 +260,7 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
                     model=e.get("model"),
                 )
             )
+    out += _named_lists(data, label, today, problems)
     neg = data.get("negative") or []
     for j, q in enumerate(neg):
         out.append(
@@ -203,6 +277,24 @@ def load_golden(path: Path | str) -> list[GoldenCase]:
     return out
 
 
+def _named_lists(data: dict, label: str, today, problems: list[Problem]) -> list[GoldenCase]:
+    """Cases from lists of `{q: question, expect: name}` (the mirror's `slang:` / `plain:`)."""
+    out: list[GoldenCase] = []
+    for part, entries in data.items():
+        if part in ("cases", "negative", "today") or not isinstance(entries, list):
+            continue
+        if not entries or not all(isinstance(e, dict) and "q" in e for e in entries):
+            continue  # not a list of questions (some other key a design keeps)
+        for j, e in enumerate(entries):
+            line = entries.line_of(j) if isinstance(entries, LineList) else 0
+            want = e.get("expect")
+            if not isinstance(want, str) or not str(e["q"]).strip():
+                problems.append(Problem(label, line, f"each entry of {part}: needs q: and expect: (the name it must reach)"))
+                continue
+            out.append(GoldenCase(query=str(e["q"]), tool=want, today=str(today) if today else None, line=line, group=str(part)))
+    return out
+
+
 def load_labelled_csv(path: Path | str, *, text_col: str = "text", label_col: str | None = "auto") -> list[GoldenCase]:
     """Queries from a CSV (or a plain text file, one query a line): the importer's reader
     (routing.quality.importer.read_queries), so every page and command reads a file the same way.
@@ -216,10 +308,15 @@ def load_labelled_csv(path: Path | str, *, text_col: str = "text", label_col: st
 # ------------------------------------------------------------------ running
 
 
+def top_three(result: RouteResult) -> tuple[str, ...]:
+    """The three best names of a result: its ranked candidates, else its matches."""
+    return tuple(c["name"] for c in result.ranked_candidates[:3]) or tuple(m.name for m in result.matches[:3])
+
+
 def judge(case: GoldenCase, result: RouteResult) -> tuple[str, str]:
     """(verdict, detail): what went wrong, named the way a person would."""
     top = result.top.name if result.top else None
-    ranked = [c["name"] for c in result.ranked_candidates][:3] or [m.name for m in result.matches][:3]
+    ranked = list(top_three(result))
     if case.tool and top is None:
         return "empty", f"expected {case.tool}, got no match ({result.status.value})"
     if case.tool and top != case.tool:
@@ -277,7 +374,7 @@ def run_cases(router: Router, cases: Iterable[GoldenCase], *, default_today: str
                 verdict=verdict,
                 detail=detail,
                 top=result.top.name if result.top else None,
-                top3=tuple(c["name"] for c in cands[:3]) or tuple(m.name for m in result.matches[:3]),
+                top3=top_three(result),
                 status=result.status.value,
                 confidence=result.top.confidence if result.top else (cands[0]["confidence"] if cands else 0.0),
                 timing_ms=result.timing_ms,

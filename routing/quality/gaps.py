@@ -134,7 +134,7 @@ class CoverageRun:
 
 def run_coverage(router: Router, cases, *, default_today=None, progress=None) -> CoverageRun:
     """Route every case once; keep what a person needs to see and fix each one."""
-    from routing.quality.evaluate import Outcome, Report, judge
+    from routing.quality.evaluate import Outcome, Report, judge, top_three
 
     cases = list(cases)
     forms = synonym_forms(router)
@@ -147,7 +147,7 @@ def run_coverage(router: Router, cases, *, default_today=None, progress=None) ->
         confidence = result.top.confidence if result.top else (cands[0]["confidence"] if cands else 0.0)
         top = result.top.name if result.top else None
         report.outcomes.append(
-            Outcome(case, verdict, detail, top, tuple(c["name"] for c in cands[:3]), result.status.value, confidence, result.timing_ms, result.path.value)
+            Outcome(case, verdict, detail, top, top_three(result), result.status.value, confidence, result.timing_ms, result.path.value)
         )
         gaps = tuple(find_gaps(router, result.to_dict(), forms=forms)) if result.status.value in ("not_found", "needs_clarification", "weak_matches") or verdict != "ok" else ()
         rows.append(CoverageRow(case.query, case.tool, result.status.value, top, confidence, result.path.value, verdict, detail, result.timing_ms, gaps))

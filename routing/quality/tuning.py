@@ -1,16 +1,17 @@
 """Threshold tuning on a labelled set: what each tier threshold does to accuracy and tier shares.
 
 Every query is scored once (`score_cases`); a sweep then re-classifies the stored scores for
-each threshold value with the router's own `classify`, so sweeping 4 x 101 values costs a few
-hundred thousand comparisons, not 404 routing passes.
+each threshold value with the design's own tier rule (`tier_rule`: routing.core.router.classify,
+or a design's `classify_scored`), so sweeping 4 x 101 values costs a few hundred thousand
+comparisons, not 404 routing passes, and a tier on this page is the tier routing gives.
 
-What counts as right:
-- top-1: the tier shows matches (activated / multiple / weak) and the first is the expected tool;
-- tier: the expected status when the case has one; for a case labelled with a tool only, the fast
-  path exactly when the top tool is right (activated if right, any other tier if wrong);
-- balanced: with negatives (rows labelled oos / none / empty, golden `negative:`), the mean of
-  in-scope accuracy (shown and right) and the share of negatives rejected (nothing shown). A sweep's
-  best value maximises it when the set has negatives, so rejecting everything or nothing never wins.
+What counts as right is routing.quality.evaluate.accuracy, the one definition `eval`, Coverage and
+the bench use too. A sweep's best value maximises balanced accuracy when the set has negatives
+(rows labelled oos / none / empty, golden `negative:`), so rejecting everything or nothing never
+wins; then tier accuracy, top-1, and nearness to the file's value.
+
+A design that does not rank with these four thresholds (the mirror routes by distance layers)
+cannot be tuned here: `untunable_reason` says why in a sentence.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from routing.core.model import Thresholds
 from routing.core.router import Router, classify, validate_query
 from routing.core.schema import Status
 from routing.core.scoring import Scored
-from routing.quality.evaluate import GoldenCase
+from routing.quality.evaluate import Accuracy, GoldenCase, accuracy
 
 THRESHOLD_NAMES = ("high", "medium", "low", "margin")
 SHOWN = (Status.ACTIVATED, Status.MULTIPLE_MATCHES, Status.WEAK_MATCHES)
@@ -37,11 +38,13 @@ class ScoredCase:
     analysis: QueryAnalysis | None  # None: the query could not be routed at all (empty, too long)
     scored: tuple[Scored, ...]  # the best few candidates, best first
     top_name: str | None
+    top3: tuple[str, ...] = ()
+    rule: Callable | None = field(default=None, compare=False, hash=False, repr=False)  # the design's tier rule
 
     def status(self, th: Thresholds) -> Status:
         if self.analysis is None:
             return Status.NOT_FOUND
-        return classify(list(self.scored), self.analysis, th)
+        return (self.rule or classify)(list(self.scored), self.analysis, th)
 
 
 @dataclass(frozen=True)
@@ -77,18 +80,22 @@ class TuningReport:
         return ordered_thresholds(values, self.current)
 
 
-@dataclass(frozen=True)
-class Evaluation:
-    n: int
-    n_labelled: int
-    tier_accuracy: float | None
-    top1: float | None
-    counts: dict[str, int]
-    balanced: float | None = None
+Evaluation = Accuracy  # the tuner's figures are evaluate.accuracy's
 
-    @property
-    def shares(self) -> dict[str, float]:
-        return {k: (v / self.n if self.n else 0.0) for k, v in self.counts.items()}
+
+def untunable_reason(router) -> str | None:
+    """Why this design cannot be tuned with the four tier thresholds, in a sentence; None if it can."""
+    if callable(getattr(router, "analyze", None)) and callable(getattr(router, "score", None)):
+        return None
+    design = getattr(getattr(router.domain, "settings", None), "design", "") or "this design"
+    reason = getattr(router, "untunable_reason", None)
+    return reason or (f"Design `{design}` does not rank candidates with the four tier thresholds, "
+                      "so there is nothing for these sliders to move.")
+
+
+def tier_rule(router) -> Callable:
+    """The design's rule from scores to a tier: its own `classify_scored`, else the core's classify."""
+    return getattr(router, "classify_scored", None) or classify
 
 
 def score_cases(
@@ -100,54 +107,28 @@ def score_cases(
 ) -> list[ScoredCase]:
     """Analyse and score every query once; classify later for any thresholds."""
     cases = list(cases)
+    reason = untunable_reason(router)
+    if reason:
+        raise ValueError(reason)
+    rule = tier_rule(router)
     out: list[ScoredCase] = []
     for i, case in enumerate(cases):
         if validate_query(case.query) is not None:
-            out.append(ScoredCase(case, None, (), None))
+            out.append(ScoredCase(case, None, (), None, (), rule))
         else:
             extra = {"context": case.context} if case.context else {}  # a conversation turn (design intent_tiers)
             a = router.analyze(case.query, today=parse_today(case.today or default_today), **extra)
             scored = tuple(router.score(a))
-            top = router.index.tools[scored[0].tool].name if scored else None
-            out.append(ScoredCase(case, a, scored, top))
+            names = tuple(router.index.tools[x.tool].name for x in scored[:3])
+            out.append(ScoredCase(case, a, scored, names[0] if names else None, names, rule))
         if progress is not None:
             progress(i + 1, len(cases))
     return out
 
 
-def _tier_right(sc: ScoredCase, status: Status) -> bool | None:
-    if sc.case.status:
-        return status.value == sc.case.status
-    if sc.case.tool:
-        right_tool = sc.top_name == sc.case.tool
-        return (status is Status.ACTIVATED) == right_tool
-    return None
-
-
-def evaluate(scored: list[ScoredCase], th: Thresholds) -> Evaluation:
-    counts = {s.value: 0 for s in Status}
-    tier_ok = tier_n = top_ok = top_n = neg_ok = neg_n = 0
-    for sc in scored:
-        status = sc.status(th)
-        counts[status.value] += 1
-        right = _tier_right(sc, status)
-        if right is not None:
-            tier_n += 1
-            tier_ok += right
-        if sc.case.tool:
-            top_n += 1
-            top_ok += status in SHOWN and sc.top_name == sc.case.tool
-        elif sc.case.status == Status.NOT_FOUND.value:
-            neg_n += 1
-            neg_ok += status not in SHOWN
-    return Evaluation(
-        n=len(scored),
-        n_labelled=top_n,
-        tier_accuracy=tier_ok / tier_n if tier_n else None,
-        top1=top_ok / top_n if top_n else None,
-        counts=counts,
-        balanced=(top_ok / top_n + neg_ok / neg_n) / 2 if top_n and neg_n else None,
-    )
+def evaluate(scored: list[ScoredCase], th: Thresholds) -> Accuracy:
+    """The figures at thresholds `th`: evaluate.accuracy over the re-classified stored scores."""
+    return accuracy((sc.case, sc.status(th).value, sc.top_name, sc.top3) for sc in scored)
 
 
 def ordered_thresholds(values: dict[str, float], base: Thresholds) -> Thresholds:

@@ -7,6 +7,7 @@ defines:
 
     render(result: dict, entry: dict, *, key: str, latest: bool) -> None   # its own fields
     request_options(router) -> dict   (optional) sidebar widgets -> options put in the route context
+    link_widgets(router, params) -> dict   (optional) those widgets' session values from a link's parameters
 
 A new design adds one module here and one line in DESIGN_PARTS; no page changes.
 """

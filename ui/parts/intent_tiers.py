@@ -17,6 +17,30 @@ DEPTH_HELP = "L2 lets the Deep tier use event-level data (detailed stats, derive
 MODE_HELP = "replay: the tools run on the bundled fixtures, with the network shut. live: the plan is listed, not run."
 
 
+def _players_on_record(domain: str, key: str) -> None:
+    """The players the bundled data holds, on the card (the Catalog lists tools, not players)."""
+    from ui.common import router_state
+
+    router = router_state(domain).router if domain else None
+    roster = getattr(router, "roster", None)
+    players = list(getattr(roster, "players", None) or [])
+    if not players:
+        return
+    st.caption(f":material/person_search: Check the spelling, or ask about one of the {len(players)} players in the bundled data:")
+    with st.expander(f"The {len(players)} players on record", icon=":material/groups:"):
+        st.markdown(" · ".join(f"{_esc(p.name)} <span style='opacity:0.65'>({_esc(p.team)})</span>" for p in players), unsafe_allow_html=True)
+
+
+def link_widgets(router, params: dict) -> dict:
+    """Sidebar widget values a link names (?max_depth=L1&data_mode=live)."""
+    out = {}
+    if params.get("max_depth") in ("L1", "L2"):
+        out["football_max_depth"] = params["max_depth"]
+    if params.get("data_mode") in ("replay", "live"):
+        out["football_data_mode"] = params["data_mode"]
+    return out
+
+
 def request_options(router) -> dict:
     st.sidebar.markdown("**Football analyst**")
     depth = st.sidebar.radio("Max depth", ["L2", "L1"], key="football_max_depth", horizontal=True, help=DEPTH_HELP)
@@ -177,10 +201,11 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
     if result.get("precedence"):
         st.caption(":material/low_priority: " + result["precedence"])
     code = error.get("code")
-    if code == "PLAYER_NOT_FOUND":  # the header shows the error; say what to do about it
-        st.caption(":material/person_search: Check the spelling, or ask about one of the players in the bundled data (Catalog page).")
+    if code == "PLAYER_NOT_FOUND":  # the header shows the error; say what to do about it, here
+        _players_on_record(str(result.get("domain", "")), key)
     for w in result.get("warnings") or []:
-        st.warning(f"**{w.get('code')}**: {w.get('message')}", icon=":material/warning:")
+        st.warning(_esc(w.get("message") or ""), icon=":material/warning:")
+        st.caption(f"Code `{w.get('code')}`")
     entities = result.get("entities") or []
     if entities:
         st.markdown("**Players:** " + " · ".join(

@@ -15,7 +15,7 @@ import streamlit as st
 
 from routing.designs.power_gateway.design import agent_view
 from ui.cards import md_escape
-from ui.common import router_state
+from ui.common import confidence_text, router_state
 
 ACTIVATIONS = "activations"  # entry key: power name -> activate_power reply
 
@@ -64,7 +64,18 @@ def _activate(entry: dict, domain: str, name: str) -> None:
     except Exception as exc:  # noqa: BLE001 - shown on the card, never a traceback
         reply = {"status": "error", "error": {"code": "POWER_START_FAILED", "message": f"{name} could not be activated: {exc}"}}
     reply.pop("changed", None)
-    entry.setdefault(ACTIVATIONS, {})[name] = reply
+    activations = entry.setdefault(ACTIVATIONS, {})
+    activations.pop(name, None)  # re-activated: it becomes the newest exchange
+    activations[name] = reply
+    entry["_rerun_app"] = True
+
+
+def activate_linked(entry: dict, domain: str, names: str) -> None:
+    """A link's ?power=a,b: activate those powers on the card the link opens (unknown names get the
+    same clear error the Activate button shows)."""
+    for name in [n.strip() for n in str(names).split(",") if n.strip()][:3]:
+        _activate(entry, domain, name)
+    entry.pop("_rerun_app", None)  # the page is being drawn already
 
 
 def _stop(domain: str, entry: dict) -> None:
@@ -126,10 +137,26 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
         return
     domain = result.get("domain", "")
     _token_meter(result.get("token_meter") or {})
+    _gateway_part(result, entry, domain, key, latest)
+
+
+@st.fragment
+def _gateway_part(result: dict, entry: dict, domain: str, key: str, latest: bool) -> None:
+    """A fragment: Activate (which may start a server for seconds) greys only this part of the card."""
+    if entry.pop("_rerun_app", False):
+        st.rerun()  # the activation landed: the whole page (context panel, address bar) follows
     left, right = st.columns([3, 2], gap="medium")
     with right:
-        st.markdown("**What the agent receives** · the `resolve_intent` reply, exactly")
-        st.code(json.dumps(agent_view(result), indent=2, ensure_ascii=False), language="json", height=380 if latest else 200, wrap_lines=True)
+        activations = entry.get(ACTIVATIONS) or {}
+        if activations:  # the newest exchange is activate_power: show that reply, not the earlier one
+            name, reply = list(activations.items())[-1]
+            st.markdown(f"**What the agent receives** · the `activate_power` reply for **{name}**, exactly")
+            st.code(json.dumps(reply, indent=2, ensure_ascii=False), language="json", height=380 if latest else 200, wrap_lines=True)
+            with st.expander("The `resolve_intent` reply before it", icon=":material/history:"):
+                st.code(json.dumps(agent_view(result), indent=2, ensure_ascii=False), language="json", wrap_lines=True)
+        else:
+            st.markdown("**What the agent receives** · the `resolve_intent` reply, exactly")
+            st.code(json.dumps(agent_view(result), indent=2, ensure_ascii=False), language="json", height=380 if latest else 200, wrap_lines=True)
     with left:
         _choices(result, entry, domain, key)
 
@@ -140,7 +167,7 @@ def _choices(result: dict, entry: dict, domain: str, key: str) -> None:
         st.markdown("**Powers to switch on** · *Activate* starts the power's server (where there is one) and lists its tools")
         for name, description, confidence in candidates:
             text, button = st.columns([3, 2], vertical_alignment="center")
-            conf = f" · confidence {confidence:.2f}" if confidence is not None else ""
+            conf = f" · confidence {confidence_text(confidence, result.get('thresholds'))}" if confidence is not None else ""
             text.markdown(f"**{name}**{conf}  \n{md_escape(description)}")
             button.button(f"Activate {name}", key=f"activate-{key}-{name}", on_click=_activate, args=(entry, domain, name),
                           icon=":material/power_settings_new:", width="stretch")

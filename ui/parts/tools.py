@@ -20,6 +20,13 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
     render_thinking(result)
 
 
+def link_widgets(router, params: dict) -> dict:
+    """The replay toggle as a link names it (?data_mode=replay; no data_mode: off)."""
+    if getattr(router, "replay", None) is None:
+        return {}
+    return {f"data_mode_replay_{router.name}": params.get("data_mode") == "replay"}
+
+
 def request_options(router) -> dict:
     """Sidebar: the data mode (replay runs the fast path's pipeline on recorded responses)."""
     if getattr(router, "replay", None) is None:

@@ -55,6 +55,9 @@ class MirrorFields:
 
 
 class MirrorRouter(DomainDesign):
+    untunable_reason = ("The mirror routes by distance to its index in layers (L1, L2 and the LLM as L3), "
+                        "not by the four tier thresholds; its limits are `l1` and `l2` in mirror.yaml. "
+                        "The Coverage page measures it on its golden questions.")
     design = "datasource_mirror"
 
     def __init__(self, domain: Domain, *, encoder=None, store: str | None = None, store_options: dict | None = None,

@@ -111,11 +111,12 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     mentions = tuple(players.mentions(forms, blocked))
     used = {i for m in mentions for i in range(m.first, m.last)}
     capitalised = {fold(w.strip(".,!?;:'\"")) for w in query.split()[1:] if w[:1].isupper()}
-    unknown = tuple(
-        forms[i][-1] for i, w in enumerate(words)
+    unknown_at = [
+        i for i, w in enumerate(words)
         if i not in used and i not in blocked and forms[i][-1] not in players.name_words and forms[i][-1].isalpha() and len(w) >= 3 and forms[i][-1] not in index.known
         and (w in capitalised or _rare(forms[i][-1], index.domain.settings.languages))
-    )
+    ]
+    unknown = _names(unknown_at, [f[-1] for f in forms], {i for i, w in enumerate(words) if w in capitalised})
     # weak triggers ("stats", "form") need someone to be about: a player, a pronoun or a name-like word,
     # or a query that says nothing else ("I need help", "stats please": the design document's trigger
     # table makes them Surface; the missing player is then asked for). "help me fill this tax form"
@@ -148,6 +149,19 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
         unknown_names=unknown, carried=carried if (pronoun or needs_player) else (),
         max_depth=str(context.get("max_depth") or "L2"), data_mode=str(context.get("data_mode") or "replay"), vague=vague,
     )
+
+
+def _names(at: list[int], words: list[str], capitalised: set[int]) -> tuple[str, ...]:
+    """Unknown name words as names: adjacent words make one name, a word typed with a capital joins
+    its neighbours ("Kevin De Bruyne"), and any other word between them ("vs", "and") parts two
+    names ("saka", "foden")."""
+    runs: list[list[int]] = []
+    for i in at:
+        if runs and (runs[-1][-1] == i - 1 or (runs[-1][-1] == i - 2 and i - 1 in capitalised)):
+            runs[-1] += [j for j in range(runs[-1][-1] + 1, i + 1)]
+        else:
+            runs.append([i])
+    return tuple(" ".join(words[i] for i in run) for run in runs)
 
 
 def _rare(word: str, languages) -> bool:

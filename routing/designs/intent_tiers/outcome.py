@@ -81,8 +81,10 @@ def build_outcome(router, query: str, ref: date, th: Thresholds, a: TierAnalysis
         clarifying = router.domain.settings.clarifying_question
         abort = True
     elif a.unknown_names and a.fired:
-        who = " ".join(a.unknown_names)
-        error = ErrorInfo(ErrorCode.PLAYER_NOT_FOUND.value, f"No player called '{who}' in the data ({len(router.roster.players)} players).", {"name": who})
+        names = list(a.unknown_names)
+        who = " or ".join(f"'{n}'" for n in names)
+        error = ErrorInfo(ErrorCode.PLAYER_NOT_FOUND.value, f"No player called {who} in the data ({len(router.roster.players)} players).",
+                          {"name": names[0], "names": names})
         abort = True
     elif a.ambiguous is not None:
         m = a.ambiguous

@@ -181,6 +181,15 @@ class PowerGateway(DomainDesign):
     def score(self, a, *, top: int = 5) -> list[Scored]:
         return self._named(self.router.score(a, top=top), a)
 
+    def classify_scored(self, scored: list[Scored], a, th: Thresholds) -> Status:
+        """The gateway's tier of scored candidates (the threshold tuner re-classifies with this too)."""
+        status = classify(scored, a, th)
+        if status is Status.NEEDS_CLARIFICATION:
+            return Status.NOT_FOUND  # the gateway has four tiers: a bare verb names no service
+        if status is Status.MULTIPLE_MATCHES and (len(scored) < 2 or scored[1].confidence < th.low):
+            return Status.WEAK_MATCHES  # no real alternative to choose from: ask to clarify instead
+        return status
+
     def describe(self) -> dict:
         return self.domain.describe(
             live_powers=[n for n, p in self.catalog.powers.items() if p.live],
@@ -208,11 +217,7 @@ class PowerGateway(DomainDesign):
             return self._metered(result, started)
         a = self.router.index.analyze(query, today=ref)
         scored = self.score(a)
-        status = classify(scored, a, th)
-        if status is Status.NEEDS_CLARIFICATION:
-            status = Status.NOT_FOUND  # the gateway has four tiers: a bare verb names no service
-        if status is Status.MULTIPLE_MATCHES and (len(scored) < 2 or scored[1].confidence < th.low):
-            status = Status.WEAK_MATCHES  # no real alternative to choose from: ask to clarify instead
+        status = self.classify_scored(scored, a, th)
         base = self.router._matches(scored, status, a, th)
         matches = [self._power_match(m) for m in base]
         path, path_reason = decide_path(status, matches)
