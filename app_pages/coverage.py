@@ -39,7 +39,9 @@ page_setup("Coverage")
 st.title("Coverage")
 st.caption("Run a set of questions through the router: see which are covered, which fall through, and fix the gaps in the editor.")
 
-domain = domain_picker("coverage_domain_pick")
+from ui.coverage_large import URL_KEYS as LARGE_RUN_KEYS  # noqa: E402 - the large-run section's own address keys
+
+domain = domain_picker("coverage_domain_pick", keep=LARGE_RUN_KEYS)
 if st.session_state.get("import_flash"):
     st.success(st.session_state.pop("import_flash"), icon=":material/check_circle:")
 state = router_state(domain) if domain else None
