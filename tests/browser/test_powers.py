@@ -64,10 +64,10 @@ def test_ask_activate_a_live_power_and_see_its_tools(browser, app_url):
         page.wait_for_timeout(400)
         shot(page, "powers-card-lower-1366x768")
 
-        card.get_by_role("button", name="Activate postgres").click()
+        card.get_by_role("button", name="Activate mysql").click()  # postgres is a live reference server now
         wait_idle(page)
-        expect(card).to_contain_text("postgres is active, described only")
-        expect(card.get_by_text("postgres__pg_query")).to_be_visible()
+        expect(card).to_contain_text("mysql is active, described only")
+        expect(card.get_by_text("mysql__mysql_query")).to_be_visible()
 
         page.get_by_role("button", name="Stop live servers").click()
         wait_idle(page)
