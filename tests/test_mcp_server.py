@@ -32,7 +32,7 @@ def tagged_pids(tag: str) -> list[int]:
         if not entry.name.isdigit():
             continue
         try:
-            cmd = (entry / "cmdline").read_bytes()
+            cmd = (entry / "cmdline").read_bytes() + (entry / "environ").read_bytes()  # reference servers carry it in their environment
             state = (entry / "stat").read_text().split(") ", 1)[1][:1]
         except OSError:
             continue
