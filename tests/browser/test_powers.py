@@ -56,7 +56,7 @@ def test_ask_activate_a_live_power_and_see_its_tools(browser, app_url):
         wait_idle(page, timeout_ms=40_000)
         expect(card).to_contain_text("sqlite is active: a live MCP server is running and lists 3 tools")
         for tool in ("sqlite__list_tables", "sqlite__describe_table", "sqlite__query_database"):
-            expect(card.get_by_text(tool)).to_be_visible()
+            expect(card.get_by_text(tool, exact=True)).to_be_visible()
         assert len(app_children(app_url)) == 1
         shot(page, "powers-activated-1366x768")
         page.mouse.move(800, 500)
@@ -67,7 +67,8 @@ def test_ask_activate_a_live_power_and_see_its_tools(browser, app_url):
         card.get_by_role("button", name="Activate postgres").click()
         wait_idle(page)
         expect(card).to_contain_text("postgres is active, described only")
-        expect(card.get_by_text("postgres__pg_query")).to_be_visible()
+        expect(card.get_by_text("postgres__pg_query", exact=True)).to_be_visible()
+        expect(card).to_contain_text("the activate_power reply for postgres")  # what the agent receives now
 
         page.get_by_role("button", name="Stop live servers").click()
         wait_idle(page)
