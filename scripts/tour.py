@@ -1,10 +1,11 @@
 """A screenshot tour of every page x domain at 1366x768, as a first-time user sees them.
 
-    python scripts/tour.py [--out tour-output] [--url http://127.0.0.1:8501] [--full-page]
+    python scripts/tour.py [--out tour-output] [--url http://127.0.0.1:8501] [--screens 2] [--domains football]
 
 Starts its own Streamlit server on a free port over a scratch copy of lexicons/ (unless --url names
 a running one), opens each page by its link (the playground with the domain's first example asked,
-Coverage with its golden corpus run), and saves <out>/<page>-<domain>.png. Needs Debian's Chromium
+Coverage with its golden corpus run), and saves <out>/<page>-<domain>.png (with --screens N, also the next N-1 screens scrolled down:
+<page>-<domain>-2.png, ...; Streamlit scrolls inside the page, so a "full page" shot would show one screen). Needs Debian's Chromium
 (/usr/bin/chromium, or CHROMIUM_PATH) and the playwright package; nothing is downloaded.
 The output folder is not committed (.gitignore).
 """
@@ -91,7 +92,7 @@ def link(url: str, page: str, domain: str) -> str:
     return f"{url}/{path}?{urllib.parse.urlencode(params)}"
 
 
-def tour(url: str, out: Path, domains: list[str], *, full_page: bool) -> list[Path]:
+def tour(url: str, out: Path, domains: list[str], *, screens: int = 1) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
@@ -110,10 +111,15 @@ def tour(url: str, out: Path, domains: list[str], *, full_page: bool) -> list[Pa
                     if run.is_enabled():
                         run.click()
                         wait_idle(page)
-                path = out / f"{name}-{domain}.png"
-                page.screenshot(path=str(path), full_page=full_page)
-                shots.append(path)
-                print(path.relative_to(out.parent) if out.parent in path.parents else path, flush=True)
+                for n in range(1, screens + 1):
+                    if n > 1:  # the next screen down, as a person scrolls the main area
+                        page.mouse.move(800, 450)
+                        page.mouse.wheel(0, 680)
+                        page.wait_for_timeout(500)
+                    path = out / (f"{name}-{domain}.png" if n == 1 else f"{name}-{domain}-{n}.png")
+                    page.screenshot(path=str(path))
+                    shots.append(path)
+                    print(path, flush=True)
             context.close()
         browser.close()
     return shots
@@ -124,7 +130,7 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "tour-output"), help="folder for the screenshots (not committed)")
     ap.add_argument("--url", help="a running app to tour instead of starting one")
     ap.add_argument("--domains", nargs="*", help="domains to tour (default: every domain)")
-    ap.add_argument("--full-page", action="store_true", help="the whole page, not only what fits the 1366x768 screen")
+    ap.add_argument("--screens", type=int, default=1, help="screens per page: the first and N-1 more scrolled down")
     args = ap.parse_args()
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)")
@@ -139,7 +145,7 @@ def main() -> None:
     try:
         if url is None:
             proc, url = start_server(scratch)
-        shots = tour(url.rstrip("/"), Path(args.out), domains, full_page=args.full_page)
+        shots = tour(url.rstrip("/"), Path(args.out), domains, screens=max(1, args.screens))
         print(f"{len(shots)} screenshots in {args.out}")
     finally:
         if proc is not None:

@@ -176,7 +176,9 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
             render_events(result)
             st.json(result, expanded=False)
         return
-    if error:
+    if error and error.get("code") == "AMBIGUOUS_ENTITY" and result.get("clarifying_question"):
+        st.caption(f"Code `{error.get('code')}`")  # the question below says it in plain words: once is enough
+    elif error:
         render_error(error)
     elif badge_key == "chat":
         st.markdown("Small talk: no business tool is needed; a model would simply reply.")

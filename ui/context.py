@@ -7,6 +7,7 @@ page without that widget runs, and the shared values must survive page switches.
 """
 from __future__ import annotations
 
+import time
 from datetime import date
 from urllib.parse import urlencode
 
@@ -27,6 +28,10 @@ LINK_APPLIED = "_shared_link_applied"
 LINK_NOTES = "_shared_link_notes"
 URL_WRITTEN = "_url_written_"  # + page: the parameters the page last wrote to the address bar
 URL_LAST = "_url_written_last"  # the parameters any page wrote last
+URL_RECENT = "_url_written_recent"  # (time, parameters) written in the last ECHO_SECONDS
+# A rerun a fast widget (a dragged slider) sends can carry an address the page wrote a moment ago,
+# before the browser saw the newer one: such an echo is not Back / Forward, which a person takes seconds to press.
+ECHO_SECONDS = 2.0
 
 
 def _copy(src: str, dest: str) -> None:
@@ -47,6 +52,9 @@ def url_changed(page: str) -> dict | None:
         return None
     if params and params == st.session_state.get(URL_LAST):
         return None  # what another page wrote, carried over by a page switch: not a link to this page
+    now = time.monotonic()
+    if any(params == old and now - at < ECHO_SECONDS for at, old in st.session_state.get(URL_RECENT) or []):
+        return None  # a rerun sent before the browser saw the page's newest address (a slider dragged fast)
     return params
 
 
@@ -123,6 +131,9 @@ def write_url(page: str, wanted: dict) -> None:
     wanted = {k: str(v) for k, v in wanted.items() if v not in (None, "")}
     st.session_state[f"{URL_WRITTEN}{page}"] = wanted
     st.session_state[URL_LAST] = wanted
+    now = time.monotonic()
+    recent = [(at, old) for at, old in st.session_state.get(URL_RECENT) or [] if now - at < ECHO_SECONDS]
+    st.session_state[URL_RECENT] = (recent + [(now, wanted)])[-50:]
     if {k: st.query_params.get(k) for k in st.query_params} != wanted:
         st.query_params.from_dict(wanted)
 

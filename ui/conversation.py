@@ -36,7 +36,7 @@ def render_choices(result: dict, entry: dict, *, key: str) -> None:
         players = (error.get("details") or {}).get("candidates") or []
         if players:
             with st.container(horizontal=True, key=f"choose-player-{key}"):
-                st.markdown("**Which one?**")
+                st.markdown("**Which one?**", width="content")
                 for p in players:
                     st.button(f"{p['name']} ({p.get('team', '')})", key=f"player-{key}-{p['id']}", icon=":material/person:",
                               on_click=_ask_instead, args=(with_player(str(result.get("query", "")), p.get("mention") or "", p["name"]),))
@@ -47,7 +47,7 @@ def render_choices(result: dict, entry: dict, *, key: str) -> None:
     if len(matches) < 1:
         return
     with st.container(horizontal=True, key=f"choose-tool-{key}"):
-        st.markdown("**Carry on with:**")
+        st.markdown("**Carry on with:**", width="content")
         for m in matches:
             st.button(m["name"], key=f"choose-{key}-{m['name']}", on_click=_choose, args=(entry, m["name"]),
                       type="primary" if entry.get(CHOSEN) == m["name"] else "secondary", icon=":material/call_made:")

@@ -59,7 +59,7 @@ def render_feedback(result: dict, entry: dict, *, key: str, noun: str = "tool") 
         return
     names = [t.name for t in router.domain.tools]
     with st.container(horizontal=True, vertical_alignment="center", key=f"feedback-{key}"):
-        st.caption("Keep as a test:")
+        st.caption("Keep as a test:", width="content")
         st.button("Right", key=f"fb-right-{key}", icon=":material/thumb_up:", type="tertiary",
                   on_click=_propose, args=(entry, expectation(result)),
                   help="Keep this question with this answer in the domain's golden corpus (a preview comes first).")

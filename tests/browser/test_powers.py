@@ -68,6 +68,7 @@ def test_ask_activate_a_live_power_and_see_its_tools(browser, app_url):
         wait_idle(page)
         expect(card).to_contain_text("mysql is active, described only")
         expect(card.get_by_text("mysql__mysql_query", exact=True)).to_be_visible()
+        expect(card).to_contain_text("the activate_power reply for mysql")  # what the agent receives now
 
         page.get_by_role("button", name="Stop live servers").click()
         wait_idle(page)
