@@ -217,11 +217,12 @@ def cmd_purity(args) -> None:
         by_topic.setdefault(topic_of.get(r["row"], -1), []).append(r["label"])
     from collections import Counter
 
-    in_unknown_topics = 0
+    in_unknown_topics = own_label = 0
     for t, labels in by_topic.items():
         if t < 0:
             continue
-        majority = Counter(labels).most_common(1)[0][0]
+        majority, count = Counter(labels).most_common(1)[0]
+        own_label += count  # questions whose topic's majority label is their own
         if majority not in known:
             in_unknown_topics += len(labels)
     unknown_share_of_uncovered = sum(r["label"] not in known for r in uncovered) / max(1, len(uncovered))
@@ -230,6 +231,8 @@ def cmd_purity(args) -> None:
         "uncovered_of_unknown_intents": round(unknown_share_of_uncovered, 4),
         "topics": len([t for t in by_topic if t >= 0]), "in_no_topic": len(by_topic.get(-1, [])),
         "purity": round(in_unknown_topics / max(1, len(uncovered)), 4),
+        "label_purity": round(own_label / max(1, len(uncovered)), 4),
+        "largest_topic_share": round(max((len(v) for k, v in by_topic.items() if k >= 0), default=0) / max(1, len(uncovered)), 4),
         "unknown_intent_questions_routed_to_a_known_tool": sum(r["label"] not in known and r["status"] in ("activated", "multiple_matches") for r in results),
         "wall_s": round(wall, 1), "topics_s": summary.get("topics_s"),
     }, indent=1))
