@@ -69,3 +69,33 @@ def test_a_run_groups_its_uncovered_questions(tmp_path):
     weather = next(t for t in summary["topics"] if "weather" in t["name"])
     rows_in = {a["row"] for a in assignment if a["topic"] == weather["id"]}
     assert {result[i]["text"] for i in rows_in} == set(WEATHER)
+
+
+def test_fixing_a_topic_and_running_again_shrinks_it(tmp_path):
+    """The loop the page offers: a topic's word added as a synonym, the same command run again
+    (the lexicon changed, so the run starts afresh) and the topic is gone."""
+    import shutil
+
+    from routing.cli.main import main
+
+    root = tmp_path / "lexicons"
+    for name in ("_shared", "accounting"):
+        shutil.copytree(ROOT / "lexicons" / name, root / name)
+    path = tmp_path / "log.csv"
+    asked = ["kwitansi bulan ini", "kwitansi bulan lalu", "semua kwitansi", "daftar kwitansi minggu ini"] * 3 + WEATHER * 2 + ["outstanding invoices"] * 5
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["text"])
+        w.writerows([q] for q in asked)
+
+    def run() -> dict:
+        return run_job(JobSpec(input=str(path), domain="accounting", root=str(root), out=str(tmp_path / "out"), today="2026-01-22", workers=1))
+
+    before = run()
+    topic = next(t for t in before["topics"] if "kwitansi" in t["words"])
+    assert topic["size"] == 12 and topic["fix"]["prefill"]["variant"] == "kwitansi"
+    assert main(["--lexicons", str(root), "lexicon", "add-synonym", "accounting", "invoice", "kwitansi"]) == 0
+    after = run()
+    assert after["fingerprint"] != before["fingerprint"] and after["rows"] == before["rows"]
+    assert after["uncovered"] <= before["uncovered"] - 12
+    assert not [t for t in after["topics"] if "kwitansi" in t["words"]]

@@ -32,7 +32,7 @@ MAX_SAMPLE = 4000  # questions clustered (agglomerative clustering is quadratic 
 DISTANCE = 2.5
 ASSIGN = 0.55  # cosine to a topic centre for a question outside the sample to join it
 NEAR_TOOL = 0.75  # cosine of a topic centre to a tool's centre to call that tool near
-MAX_TOPICS = 40  # listed in the summary (the rest counted as "other")
+MAX_TOPICS = 200  # listed in the summary (the rest counted as "other")
 EXAMPLES = 5
 WORDS = 6
 
