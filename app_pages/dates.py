@@ -6,7 +6,7 @@ from datetime import date
 
 import streamlit as st
 
-from routing.dates import resolve_expression
+from routing.dates import DateSettings, resolve_expression
 from ui.cards import CHART_CONFIG, failure_details, md_escape, render_failure
 from ui.charts import date_timeline_figure
 from ui.common import page_setup, require_router
@@ -27,7 +27,7 @@ st.caption(
 )
 
 router = require_router(st.session_state.domain)
-settings = router.index.date_settings
+settings = DateSettings.of(router.domain.settings)  # every design has a domain; not every one an index
 today = st.session_state.today
 st.markdown(
     f"Domain **{router.name}**: weeks start on **{calendar.day_name[settings.week_start]}**, the fiscal year "

@@ -288,3 +288,18 @@ def test_a_name_is_shown_as_typed_and_markup_in_a_query_is_shown_not_run():
     ask(at, "<b>invoices</b> from <script>x</script>")
     shown = texts(at)
     assert "<script>" not in shown and "&lt;script&gt;" in shown
+
+
+@pytest.mark.parametrize("domain", ["accounting", "cfo", "football", "factory", "powers"])
+def test_every_page_opens_without_an_exception_in_every_domain(domain):
+    """The Dates page raised AttributeError for factory (its router has no index); every page x
+    domain opens now, as a first visit by link would."""
+    for page in ("playground", "dates", "catalog", "coverage", "tuner", "editor"):
+        at = AppTest.from_file(APP, default_timeout=90)
+        at.query_params["domain"] = domain
+        at.switch_page(f"app_pages/{page}.py")
+        at.run()
+        assert not at.exception, (page, domain, at.exception)
+        if page == "dates":
+            at.text_input(key="date_expression").input("last week").run()
+            assert not at.exception, (domain, at.exception)

@@ -103,7 +103,7 @@ class RouterIndex:
         self.domain = domain
         self.date_lexicon = date_lexicon
         s = domain.settings
-        self.date_settings = DateSettings(week_start=s.week_start, fiscal_year_start_month=s.fiscal_year_start_month, fiscal_year_label=s.fiscal_year_label)
+        self.date_settings = DateSettings.of(s)
         self.tools: tuple[Tool, ...] = domain.tools
         self.tool_index = {t.name: i for i, t in enumerate(self.tools)}
         self.kinds = tuple(sorted({t.kind for t in self.tools}))

@@ -300,8 +300,7 @@ class MirrorRouter(DomainDesign):
 
     def _result(self, query, ref, status, message, matches, fields, started, *, error=None, events=None, canonical="") -> RouteResult:
         text = query if isinstance(query, str) else ""
-        st = self.domain.settings
-        settings = DateSettings(st.week_start, st.fiscal_year_start_month, st.fiscal_year_label)
+        settings = DateSettings.of(self.domain.settings)
         dates = [d.to_dict() for d in find_dates(text, today=ref, settings=settings, lexicon=self.date_lexicon)] if text and not error else []
         path = Path.FAST if status is Status.ACTIVATED and fields.layer in ("L1", "L2") else Path.LLM
         result = RouteResult(
