@@ -15,7 +15,7 @@ def test_mirror_card_shows_funnel_and_canonical(page, app_url):
     page.get_by_text(SLANG).first.wait_for()
     wait_idle(page)
     card = page.locator('[class*="st-key-card-"]').first
-    card.get_by_text("Canonical query").wait_for()
+    card.get_by_text("Read as:").wait_for()  # the canonical form, in a demo's words (issue 24 item 9)
     text = card.inner_text()
     assert "count operators on active shift" in text
     assert "hr" in text and "answered at" in text and "L1" in text

@@ -29,8 +29,8 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
         st.markdown(f":material/database: **{ds}** answered at **{layer}** · tables {tables}")
     else:
         st.markdown(":material/database: **No datasource** · no layer was sure")
-    by = {"model": "written by the model", "table": "by the rewrite table"}.get(result.get("canonical_by") or "table", "")
-    st.markdown(f"Canonical query: **{_esc(result.get('canonical'))}** · {by}")
+    by = {"model": "the model rewrote it", "table": "the rewrite table put it in the index's words"}.get(result.get("canonical_by") or "table", "")
+    st.markdown(f"Read as: **{_esc(result.get('canonical'))}** · {by}")
     near = result.get("nearest") or {}
     if near.get("text"):
         kind = f" ({near['kind']})" if near.get("kind") else ""
