@@ -285,6 +285,22 @@ def _dump(data: object) -> str:
     return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, width=120, default_flow_style=False)
 
 
+def import_target(root: Path, name: str, *, force: bool, example: str) -> Path:
+    """The folder an import writes a new domain to, or ImportProblem saying why it cannot: a name
+    that is not a plain lower-case name or is reserved, a domain that exists (without `force`), a
+    lexicon root without _shared/words.yaml. Every importer (CSV, tool catalogs) asks here."""
+    if not DOMAIN_NAME_RE.match(name or ""):
+        raise ImportProblem(f"Domain name {name!r} must be lower-case letters, digits, '-' or '_' (e.g. {example}).")
+    if name.startswith("_") or name == SHARED_DIR:
+        raise ImportProblem(f"{name!r} is reserved.")
+    folder = root / name
+    if folder.exists() and not force:
+        raise ImportProblem(f"Domain {name!r} already exists in {root}; choose another name or replace it (--force).")
+    if not (root / SHARED_DIR / "words.yaml").exists():
+        raise ImportProblem(f"{root} has no {SHARED_DIR}/words.yaml; copy lexicons/{SHARED_DIR} there first.")
+    return folder
+
+
 def import_labelled_csv(
     source: str | bytes | Path,
     name: str,
@@ -298,17 +314,9 @@ def import_labelled_csv(
 ) -> ImportResult:
     """Turn a labelled CSV into lexicons/<name>/; refuses to replace a domain unless `force`."""
     root = Path(root)
-    if not DOMAIN_NAME_RE.match(name or ""):
-        raise ImportProblem(f"Domain name {name!r} must be lower-case letters, digits, '-' or '_' (e.g. banking77).")
-    if name.startswith("_") or name == SHARED_DIR:
-        raise ImportProblem(f"{name!r} is reserved.")
     if not 0 <= holdout < 1:
         raise ImportProblem(f"The held-out share must be between 0 and 1 (e.g. 0.1), not {holdout}.")
-    folder = root / name
-    if folder.exists() and not force:
-        raise ImportProblem(f"Domain {name!r} already exists in {root}; choose another name or replace it (--force).")
-    if not (root / SHARED_DIR / "words.yaml").exists():
-        raise ImportProblem(f"{root} has no {SHARED_DIR}/words.yaml; copy lexicons/{SHARED_DIR} there first.")
+    folder = import_target(root, name, force=force, example="banking77")
     if isinstance(source, Path) and not source_label:
         source_label = source.name
     rows = read_labelled_rows(source, text_col=text_col, label_col=label_col)

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import yaml
 
-from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, domain_from_data
+from routing.core.lexicon import DEFAULT_LEXICON_ROOT, domain_from_data
 from routing.quality.catalog import Catalog, CatalogProblem, read_catalog
 from routing.quality.importer import (
-    DOMAIN_NAME_RE,
     IMPORTED_THRESHOLDS,
     REFERENCE_TODAY,
     ImportProblem,
     _dump,
+    import_target,
     tool_name_for,
     write_domain_folder,
 )
@@ -127,13 +127,7 @@ def import_tool_catalog(
 ) -> CatalogImport:
     """Turn a tool catalog into lexicons/<name>/; refuses to replace a domain unless `force`."""
     root = Path(root)
-    if not DOMAIN_NAME_RE.match(name or "") or name == SHARED_DIR:
-        raise ImportProblem(f"Domain name {name!r} must be lower-case letters, digits, '-' or '_' (e.g. shop).")
-    folder = root / name
-    if folder.exists() and not force:
-        raise ImportProblem(f"Domain {name!r} already exists in {root}; choose another name or replace it (--force).")
-    if not (root / SHARED_DIR / "words.yaml").exists():
-        raise ImportProblem(f"{root} has no {SHARED_DIR}/words.yaml; copy lexicons/{SHARED_DIR} there first.")
+    folder = import_target(root, name, force=force, example="shop")
     if isinstance(source, Path) and not source_label:
         source_label = source.name
     try:
