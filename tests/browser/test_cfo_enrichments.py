@@ -3,6 +3,8 @@ banner computed on the recorded responses."""
 from __future__ import annotations
 
 
+from playwright.sync_api import expect
+
 from .conftest import shot, wait_idle
 
 
@@ -16,8 +18,10 @@ def test_replay_card_shows_thinking_trend_and_alert(page, app_url):
     box.press("Enter")
     card = page.locator('[class*="st-key-card-"]').first
     card.get_by_text("Enrichment results").wait_for()
-    text = card.inner_text()
-    assert "trend_analysis" in text and "net profit up" in text and "₹" in text
+    # The heading draws first and the results after it: wait for them (a loaded machine read the card
+    # between the two), rather than reading the text once.
+    for part in ("trend_analysis", "net profit up", "₹"):
+        expect(card).to_contain_text(part, timeout=30_000)
     wait_idle(page)
     card.locator(".js-plotly-plot").first.wait_for()
     assert page.get_by_text("Routed in").count() >= 1  # the thinking panel's label
