@@ -51,23 +51,7 @@ def wait_reaped(tag: str, seconds: float = 15.0) -> list[int]:
     return tagged_pids(tag)
 
 
-class Client:
-    """A ClientSession that records tools/list_changed notifications."""
-
-    def __init__(self, session: ClientSession, changed: list):
-        self.s = session
-        self.changed = changed
-
-    async def wait_changed(self, count: int) -> None:
-        with anyio.fail_after(10):
-            while len(self.changed) < count:
-                await anyio.sleep(0.02)
-
-    async def tool_names(self) -> list[str]:
-        return [t.name for t in (await self.s.list_tools()).tools]
-
-    async def call(self, name: str, args: dict) -> types.CallToolResult:
-        return await self.s.call_tool(name, args)
+from tests.mcp_harness import Client  # noqa: E402 - the SDK session that records tools/list_changed
 
 
 def run_scenario(scenario, tag: str) -> None:

@@ -252,18 +252,11 @@ def build_domain_files(
         "description": f"Imported from {source_label or 'a CSV'}: {len(imported)} intents.",
         "languages": list(languages or []),
         "thresholds": dict(IMPORTED_THRESHOLDS),
-        "dates": {"week_start": "monday", "fiscal_year_start_month": 1},
-        "vague": {"words": [], "question": "Could you say a little more about what you need?"},
+        **IMPORTED_SETTINGS,
         "scoring": dict(IMPORTED_WEIGHTS_LEARNED if enough_to_learn(sum(t.examples for t in imported), sum(1 for t in imported if t.examples)) else IMPORTED_WEIGHTS),
         "calibration": "fit",
     }
-    files = {
-        "settings.yaml": settings,
-        "tools.yaml": {"tools": tools_yaml},
-        "synonyms.yaml": {},
-        "patterns.yaml": {"patterns": []},
-        "golden.yaml": {"today": REFERENCE_TODAY, "cases": golden_cases, "negative": negatives_held},
-    }
+    files = new_domain_files(settings, tools_yaml, golden_cases, negatives_held)
     if negatives:
         files["negatives.yaml"] = {"negatives": negatives}
     summary = ImportResult(name, Path(), tuple(imported), rows.rows_read, rows.skipped, renamed)
@@ -283,6 +276,24 @@ HEADERS = {
 def _dump(data: object) -> str:
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter when there is one: the same text, faster
     return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, width=120, default_flow_style=False)
+
+
+# What every imported domain's settings.yaml says besides its own description, thresholds and weights.
+IMPORTED_SETTINGS = {
+    "dates": {"week_start": "monday", "fiscal_year_start_month": 1},
+    "vague": {"words": [], "question": "Could you say a little more about what you need?"},
+}
+
+
+def new_domain_files(settings: dict, tools_yaml: list, golden_cases: list, negatives: list) -> dict:
+    """The files of a newly imported domain (file name -> data): every importer writes the same set."""
+    return {
+        "settings.yaml": settings,
+        "tools.yaml": {"tools": tools_yaml},
+        "synonyms.yaml": {},
+        "patterns.yaml": {"patterns": []},
+        "golden.yaml": {"today": REFERENCE_TODAY, "cases": golden_cases, "negative": negatives},
+    }
 
 
 def import_target(root: Path, name: str, *, force: bool, example: str) -> Path:

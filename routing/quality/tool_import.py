@@ -19,11 +19,12 @@ import yaml
 from routing.core.lexicon import DEFAULT_LEXICON_ROOT, domain_from_data
 from routing.quality.catalog import Catalog, CatalogProblem, read_catalog
 from routing.quality.importer import (
+    IMPORTED_SETTINGS,
     IMPORTED_THRESHOLDS,
-    REFERENCE_TODAY,
     ImportProblem,
     _dump,
     import_target,
+    new_domain_files,
     tool_name_for,
     write_domain_folder,
 )
@@ -100,20 +101,12 @@ def catalog_files(name: str, catalog: Catalog, *, source_label: str = "") -> tup
         "description": f"Imported from {source_label or what}{title}: {len(tools_yaml)} tools ({what}).",
         "languages": ["en"],
         "thresholds": dict(CATALOG_THRESHOLDS),
-        "dates": {"week_start": "monday", "fiscal_year_start_month": 1},
-        "vague": {"words": [], "question": "Could you say a little more about what you need?"},
+        **IMPORTED_SETTINGS,
         "scoring": dict(CATALOG_WEIGHTS),
         "enrich": True,
         "calibration": "fit",
     }
-    files = {
-        "settings.yaml": settings,
-        "tools.yaml": {"tools": tools_yaml},
-        "synonyms.yaml": {},
-        "patterns.yaml": {"patterns": []},
-        "golden.yaml": {"today": REFERENCE_TODAY, "cases": [], "negative": []},
-    }
-    return files, renamed
+    return new_domain_files(settings, tools_yaml, [], []), renamed
 
 
 def import_tool_catalog(
