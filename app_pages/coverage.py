@@ -127,6 +127,10 @@ if saved and saved["domain"] == domain:
     c2.plotly_chart(path_figure(rows), width="stretch", key="coverage_path_chart", config=CHART_CONFIG)
     c1, c2 = st.columns(2)
     c1.plotly_chart(tool_hits_figure(rows), width="stretch", key="coverage_hits_chart", config=CHART_CONFIG)
+    asked = [r for r in rows if r.asks]
+    if asked:  # an ambiguous name is a clarification the user answers, never a tool hit
+        c1.caption(f"Not in this chart: {len(asked):,} question{'s' * (len(asked) != 1)} asked back which one was meant "
+                   f"(an ambiguous name), e.g. “{asked[0].asks}”. The table's *Asks back* column shows each.")
     c2.plotly_chart(latency_figure(rows), width="stretch", key="coverage_latency_chart", config=CHART_CONFIG)
     if m["n_labelled"]:
         c1, c2 = st.columns([1, 2])
@@ -148,6 +152,7 @@ if saved and saved["domain"] == domain:
             "expected": st.column_config.TextColumn("Expected tool", help="Empty: the question should find no tool (a negative example)."),
             "status": st.column_config.TextColumn("Tier"),
             "top": st.column_config.TextColumn("Top tool"),
+            "asks": st.column_config.TextColumn("Asks back", help="The clarification asked instead of a tool (an ambiguous name)."),
             "confidence": st.column_config.ProgressColumn("Confidence", min_value=0.0, max_value=1.0, format="%.2f"),
             "path": st.column_config.TextColumn("Path"),
             "verdict": st.column_config.TextColumn("Verdict", help="ok: the expected tool and tier; otherwise what went wrong."),

@@ -29,7 +29,29 @@ def test_coverage_page_runs_the_football_golden_corpus(scratch):
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Top-1"] == "100.0%" and metrics["Tier accuracy"] == "100.0%"
     tops = {r.top for r in run["run"].rows}
-    assert {"surface", "deep", "compare", "Marco Diaz"} <= tops  # tiers, and the players of an ambiguous name
+    assert {"surface", "deep", "compare"} <= tops  # the tiers are this design's tools
+
+
+def test_coverage_counts_an_ambiguous_name_as_a_clarification_not_a_tool(scratch):
+    """'how is Diaz doing' asks which Diaz: neither player is a bar of 'Top tool per query', nor a column of
+    the confusion chart; the row's tool is empty, it says what it asks, and a caption under the chart says so."""
+    import json
+
+    at = app("app_pages/coverage.py").run()
+    at.selectbox(key="coverage_domain_pick").set_value("football").run()
+    at.button(key="coverage_run_button").click().run()
+    assert not at.exception
+    players = {p.name for p in load_router("football").roster.players}
+    specs = {json.loads(c.proto.spec)["layout"]["title"]["text"]: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
+    hits = specs["Top tool per query"]["data"][0]["y"]
+    assert set(hits) == {"surface", "deep", "compare"}, hits
+    assert not players & set(specs["Expected vs top tool"]["data"][0]["x"])
+    table = at.dataframe[0].value
+    diaz = table[table["query"] == "how is Diaz doing"].iloc[0]
+    assert diaz["top"] is None or diaz["top"] != diaz["top"]  # no tool: None (NaN in the frame)
+    assert "Marco Diaz" in diaz["asks"] and "Tomás Díaz" in diaz["asks"]
+    caption = " ".join(c.value for c in at.caption)
+    assert "asked back which one was meant" in caption and "Which Diaz" in caption
 
 
 def test_tuner_page_sweeps_the_football_thresholds(scratch):

@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from routing.core.errors import ErrorCode
+
 
 class Status(str, Enum):
     ACTIVATED = "activated"
@@ -165,6 +167,17 @@ class RouteResult:
     @property
     def top(self) -> Match | None:
         return self.matches[0] if self.matches else None
+
+    @property
+    def asks_which_entity(self) -> bool:
+        """An ambiguous name ("which Diaz?"): the matches are that name's candidates, not tools."""
+        return self.error is not None and self.error.code == ErrorCode.AMBIGUOUS_ENTITY.value
+
+    @property
+    def top_tool(self) -> str | None:
+        """The tool (or the design's intent, tier, power, datasource) the question routed to; None
+        when nothing did or when the result asks which entity was meant (a clarification, not a tool)."""
+        return None if self.asks_which_entity or not self.matches else self.matches[0].name
 
     def to_dict(self) -> dict:
         out = {

@@ -82,7 +82,7 @@ def route_rows(router, texts: list[str], labels: list[str | None], times: list[s
             continue
         status = result.status.value
         cands = result.ranked_candidates
-        top = result.top.name if result.top else None
+        top = result.top_tool  # an ambiguous name's players are a clarification, never a tool hit
         confidence = result.top.confidence if result.top else (cands[0]["confidence"] if cands else 0.0)
         top3 = [c["name"] for c in cands[:3]] or [m.name for m in result.matches[:3]]
         if status in UNCOVERED or status == "needs_clarification":

@@ -100,6 +100,9 @@ class CoverageRow:
     detail: str
     timing_ms: float
     gaps: tuple[Gap, ...]
+    # The question the router asks back when the matches are an ambiguous name's candidates
+    # ("Which Diaz do you mean: ...?"): a clarification, so `top` is None (no tool was hit).
+    asks: str = ""
 
     @property
     def fell_through(self) -> bool:
@@ -115,6 +118,7 @@ class CoverageRow:
             "expected": self.expected,
             "status": self.status,
             "top": self.top,
+            "asks": self.asks,
             "confidence": self.confidence,
             "path": self.path,
             "verdict": self.verdict,
@@ -145,12 +149,13 @@ def run_coverage(router: Router, cases, *, default_today=None, progress=None) ->
         verdict, detail = _coverage_verdict(case, result, *judge(case, result))
         cands = result.ranked_candidates
         confidence = result.top.confidence if result.top else (cands[0]["confidence"] if cands else 0.0)
-        top = result.top.name if result.top else None
+        top = result.top_tool  # an ambiguous name's candidates are not tools: the row asks instead
+        asks = (result.clarifying_question or result.message) if result.asks_which_entity else ""
         report.outcomes.append(
-            Outcome(case, verdict, detail, top, top_three(result), result.status.value, confidence, result.timing_ms, result.path.value)
+            Outcome(case, verdict, detail, result.top.name if result.top else None, top_three(result), result.status.value, confidence, result.timing_ms, result.path.value)
         )
         gaps = tuple(find_gaps(router, result.to_dict(), forms=forms)) if result.status.value in ("not_found", "needs_clarification", "weak_matches") or verdict != "ok" else ()
-        rows.append(CoverageRow(case.query, case.tool, result.status.value, top, confidence, result.path.value, verdict, detail, result.timing_ms, gaps))
+        rows.append(CoverageRow(case.query, case.tool, result.status.value, top, confidence, result.path.value, verdict, detail, result.timing_ms, gaps, asks))
         if progress is not None:
             progress(i + 1, len(cases))
     return CoverageRun(router.name, tuple(rows), report.metrics())
@@ -173,8 +178,8 @@ def confusion(rows: list[CoverageRow] | tuple[CoverageRow, ...], *, limit: int =
     for r in labelled:
         if r.top != r.expected:
             errors[r.expected] = errors.get(r.expected, 0) + 1
-            errors[r.top or "(none)"] = errors.get(r.top or "(none)", 0) + 1
-    labels = sorted({r.expected for r in labelled} | {r.top or "(none)" for r in labelled})
+            errors[_got(r)] = errors.get(_got(r), 0) + 1
+    labels = sorted({r.expected for r in labelled} | {_got(r) for r in labelled})
     if len(labels) > limit:
         labels = sorted(labels, key=lambda x: (-errors.get(x, 0), x))[:limit]
     keep = set(labels)
@@ -184,7 +189,14 @@ def confusion(rows: list[CoverageRow] | tuple[CoverageRow, ...], *, limit: int =
     yi = {v: i for i, v in enumerate(y)}
     xi = {v: i for i, v in enumerate(x)}
     for r in labelled:
-        got = r.top or "(none)"
+        got = _got(r)
         if r.expected in yi and got in keep:
             counts[yi[r.expected]][xi[got]] += 1
     return y, x, counts
+
+
+ASKED = "(asked which one)"  # the confusion column of rows that asked back about an ambiguous name
+
+
+def _got(row: CoverageRow) -> str:
+    return row.top or (ASKED if row.asks else "(none)")
