@@ -190,6 +190,19 @@ def test_factory_tables_are_chips_and_powers_are_powers():
     assert not at.get("plotly_chart") or all("0.00" not in el.proto.spec for el in at.get("plotly_chart"))
 
 
+def test_only_a_domain_with_recorded_responses_suggests_replay():
+    """accounting has no replay.yaml: its card never suggests a replay data mode, nor has a toggle; cfo does."""
+    at = playground(domain="accounting", today=TODAY)
+    assert ask(at, "outstanding invoices")["enrichments"]  # the fast path predicts enrichments
+    shown = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)
+    assert "replay" not in shown.casefold()
+    assert not any(t.label == "Replay data" for t in at.toggle)
+    at = playground(domain="cfo", today=TODAY)
+    assert ask(at, "show me revenue trend")["path"] == "fast"
+    assert any("replay data mode" in c.value for c in at.caption)
+    assert any(t.label == "Replay data" for t in at.toggle)
+
+
 def test_tuner_marker_labels_sit_at_different_heights():
     from routing.quality.tuning import Sweep, SweepPoint
     from ui.coverage_charts import sweep_figure

@@ -11,7 +11,8 @@ from ui.common import PATH_COLORS
 def render_enrichment_results(result: dict, *, key: str) -> None:
     items = result.get("enrichment_results") or []
     if not items:
-        if result.get("enrichments") and result.get("path") == "fast" and result.get("data_mode") is None:
+        # Only a domain with recorded responses can run its pipeline: the result says which modes it has.
+        if result.get("enrichments") and result.get("path") == "fast" and result.get("data_mode") is None and "replay" in (result.get("data_modes") or ()):
             st.caption("Enrichments are computed on data: choose the replay data mode in the sidebar to run the pipeline on recorded responses.")
         return
     st.markdown("**Enrichment results** (computed on the pipeline's data)")

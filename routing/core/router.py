@@ -70,6 +70,12 @@ class Router:
             self.negatives = NearestNegatives(self.index, negatives) if negatives else None
             self.calibrator = load_or_fit(self, self.negatives)
 
+    @property
+    def data_modes(self) -> tuple[str, ...]:
+        """The data modes this domain offers beside routing only: "replay" when it has recorded
+        responses (lexicons/<domain>/replay.yaml), else none."""
+        return ("replay",) if self.replay is not None else ()
+
     @classmethod
     def load(cls, name: str, root: FsPath | str = DEFAULT_LEXICON_ROOT, **kwargs) -> "Router":
         return cls(load_domain(name, root), **kwargs)

@@ -91,6 +91,8 @@ class PathFields:
     data_mode: str | None = None
     enrichment_results: tuple[dict, ...] = ()
     pipeline_data: tuple[dict, ...] = ()
+    # The data modes the domain offers ("replay" when it has recorded responses): what a card may suggest.
+    data_modes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         out = {
@@ -102,6 +104,7 @@ class PathFields:
             "conversation_mode": self.conversation_mode,
             "enrichments_source": self.enrichments_source,
             "enrichment_results": [dict(e) for e in self.enrichment_results],
+            "data_modes": list(self.data_modes),
         }
         if self.classifier is not None:
             out["classifier"] = self.classifier

@@ -158,6 +158,7 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
         data_mode=data_mode if data_mode in ("live", "replay") else None,
         enrichment_results=tuple(results),
         pipeline_data=tuple(responses),
+        data_modes=router.data_modes,
     )
     return {
         "category": category,

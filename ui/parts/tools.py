@@ -22,14 +22,14 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
 
 def link_widgets(router, params: dict) -> dict:
     """The replay toggle as a link names it (?data_mode=replay; no data_mode: off)."""
-    if getattr(router, "replay", None) is None:
+    if "replay" not in router.data_modes:
         return {}
     return {f"data_mode_replay_{router.name}": params.get("data_mode") == "replay"}
 
 
 def request_options(router) -> dict:
-    """Sidebar: the data mode (replay runs the fast path's pipeline on recorded responses)."""
-    if getattr(router, "replay", None) is None:
+    """Sidebar: the data mode (replay runs the fast path's pipeline on recorded responses), in a domain that has one."""
+    if "replay" not in router.data_modes:
         return {}
     replay = st.sidebar.toggle("Replay data", value=False, key=f"data_mode_replay_{router.name}",
                                help="Run the fast path's pipeline on recorded API responses (no network) and compute its enrichments.")
