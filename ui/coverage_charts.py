@@ -22,6 +22,8 @@ NEUTRAL_BAR = "#4c78a8"
 CONFUSION_SCALE = [[0.0, "rgba(76,120,168,0.06)"], [0.001, "rgba(76,120,168,0.6)"], [1.0, "rgba(37,99,235,1)"]]
 # Plotly's mode bar only gets in the way on these charts.
 CHART_CONFIG = {"displayModeBar": False}
+MARK_ROW = 16  # px between the rows of a sweep chart's marker labels (best, in file, slider)
+MARK_ROWS = 3  # rows kept for them on every chart, so four charts side by side stay aligned
 
 
 def _layout(fig: go.Figure, title: str, height: int = 300) -> go.Figure:
@@ -120,20 +122,26 @@ def sweep_figure(sweep: Sweep, chosen: float, *, legend: bool = True) -> go.Figu
         )
     fig.add_trace(go.Scatter(x=xs, y=[p.top1 for p in pts], name="Top-1 accuracy", mode="lines", line=dict(color=SERIES_COLORS["top1"], width=3)))
     fig.add_trace(go.Scatter(x=xs, y=[p.tier_accuracy for p in pts], name="Tier accuracy", mode="lines", line=dict(color=SERIES_COLORS["tier_accuracy"], width=3)))
-    if abs(sweep.best - sweep.current) < 1e-9:  # one line, one label: two labels on one spot overlap
-        fig.add_vline(x=sweep.best, line=dict(color="#16a34a", width=2), annotation_text="in file = best", annotation_position="top right")
-    else:
-        # Each marker's label at its own height (best top, in file bottom, slider middle): close values never overlap.
-        fig.add_vline(x=sweep.current, line=dict(color="#9ca3af", dash="dash"), annotation_text="in file", annotation_position="bottom left")
-        fig.add_vline(x=sweep.best, line=dict(color="#16a34a", width=2), annotation_text="best", annotation_position="top right")
+    # The markers' labels sit in a row each above the plot, where no line runs: on the 100 % line
+    # (where accuracy often is) a label is struck through, and close values would overlap.
+    # (value, label, line, label colour: darker than the line, to read on a light page)
+    marks = [(sweep.best, "in file = best" if abs(sweep.best - sweep.current) < 1e-9 else "best", dict(color="#16a34a", width=2), "#15803d")]
+    if abs(sweep.best - sweep.current) >= 1e-9:
+        marks.append((sweep.current, "in file", dict(color="#9ca3af", dash="dash"), "#6b7280"))
     if abs(chosen - sweep.current) > 1e-9:
-        fig.add_vline(x=chosen, line=dict(color="#f59e0b", width=2), annotation_text="slider", annotation_position="right")
+        marks.append((chosen, "slider", dict(color="#f59e0b", width=2), "#b45309"))
+    for row, (x, text, line, colour) in enumerate(marks):
+        fig.add_vline(x=x, line=line)
+        fig.add_annotation(
+            x=x, xref="x", y=1, yref="paper", yanchor="bottom", yshift=2 + MARK_ROW * row, showarrow=False,
+            text=text, font=dict(size=12, color=colour), xanchor="left" if x <= 0.5 else "right",
+        )
     fig.update_yaxes(range=[0, 1.05], tickformat=".0%")
     fig.update_xaxes(range=[0, 1], title_text=sweep.name)
-    fig = _layout(fig, f"Sweeping {sweep.name}", height=320)
-    fig.update_layout(showlegend=legend, legend=dict(orientation="h", y=-0.3))
-    # Marker labels sit on a backing so the vertical lines never strike them through.
-    fig.update_annotations(bgcolor="rgba(128,128,128,0.18)", borderpad=2)
+    fig = _layout(fig, f"Sweeping {sweep.name}", height=320 + MARK_ROW * MARK_ROWS)
+    top = 34 + MARK_ROW * MARK_ROWS  # the title, then the rows of the marker labels
+    fig.update_layout(showlegend=legend, legend=dict(orientation="h", y=-0.3), margin=dict(t=top),
+                      title=dict(y=1, yref="container", yanchor="top", pad=dict(t=8)))
     return fig
 
 

@@ -1,0 +1,62 @@
+"""Issue 24, what a tour of the merged app still found, in real Chromium at 1366x768 (the issue's laptop
+screen): the tuner's marker labels are readable, and a first load of any page's address logs no
+console error and fetches nothing from outside the machine."""
+from __future__ import annotations
+
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
+
+from tests.browser.conftest import shot, wait_idle
+
+expect.set_options(timeout=30_000)
+
+
+@pytest.fixture()
+def laptop(browser, app_url):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    yield pg
+    context.close()
+
+
+# The marker labels of one sweep chart, the box of its plot area, and the lines drawn in it.
+CHART_BOXES = """(el) => {
+    const box = (n) => { const r = n.getBoundingClientRect(); return {l: r.left, r: r.right, t: r.top, b: r.bottom}; };
+    const svg = el.querySelector('svg.main-svg');
+    return {
+        title: (el.querySelector('.gtitle') || {}).textContent || '',
+        svg: box(svg),
+        plot: box(el.querySelector('.draglayer .nsewdrag')),
+        labels: [...el.querySelectorAll('g.annotation')].map(a => ({text: a.textContent, ...box(a.querySelector('text'))})),
+    };
+}"""
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return a["l"] < b["r"] and b["l"] < a["r"] and a["t"] < b["b"] and b["t"] < a["b"]
+
+
+@pytest.mark.parametrize("domain", ["accounting", "cfo"])
+def test_tuner_marker_labels_are_readable_in_all_four_charts(laptop, app_url, domain):
+    """Each of "in file" / "best" / "in file = best" sits above its chart's plot area, where no accuracy
+    line (often at 100 %) strikes it through; inside the chart; never on another label."""
+    laptop.goto(f"{app_url}/tuner?domain={domain}")
+    wait_idle(laptop)
+    charts = laptop.locator('[class*="st-key-tuner_chart_"]')
+    expect(charts).to_have_count(4)
+    for i in range(4):
+        chart = charts.nth(i)
+        chart.scroll_into_view_if_needed()
+        chart.locator("g.annotation").first.wait_for()
+        seen = chart.evaluate(CHART_BOXES)
+        texts = [lab["text"] for lab in seen["labels"]]
+        assert texts and set(texts) <= {"in file", "best", "in file = best", "slider"}, (seen["title"], texts)
+        for lab in seen["labels"]:
+            assert lab["b"] <= seen["plot"]["t"] + 1, (seen["title"], lab)  # above the plot: no line crosses it
+            assert lab["l"] >= seen["svg"]["l"] and lab["r"] <= seen["svg"]["r"], (seen["title"], lab)
+        for a in seen["labels"]:
+            for b in seen["labels"]:
+                assert a is b or not _overlap(a, b), (seen["title"], a, b)
+    shot(laptop, f"tuner-labels-{domain}")
