@@ -357,6 +357,17 @@ def test_editor_says_how_the_mirror_is_routed(scratch):
     at.run()
     assert not at.exception
     assert any("semantic mirror" in i.value and "mirror.yaml" in i.value for i in at.info)
+    # What it has, shown; no empty synonym table, no "0 of 0 terms", no accounting placeholder.
+    from routing import load_router
+
+    cfg = load_router("factory").config
+    tables = {tuple(d.value.columns): d.value for d in at.dataframe}
+    rewrites = tables[("Read as", "The ways people say it")]
+    assert len(rewrites) == len(cfg.rewrites) > 0 and "conked out" in " ".join(rewrites["The ways people say it"])
+    assert len(tables[("Datasource", "Sample question")]) == sum(map(len, cfg.samples.values()))
+    assert {m.label: m.value for m in at.metric}["L1"] == f"{cfg.l1:.2f}"
+    assert not at.get("arrow_data_editor") and not any("0 of 0 terms" in c.value for c in at.caption)
+    assert all("faktur" not in (t.placeholder or "") for t in at.text_input)
 
 
 def test_fix_in_the_editor_without_an_unknown_word_points_to_patterns(scratch):

@@ -14,6 +14,7 @@ from routing.editing import store
 from routing.editing.impact import ImpactReport, preview_impact
 from ui.cards import status_badge
 from ui.common import router_state
+from ui.examples import playground_examples
 from ui.editor_state import _k, _settings_draft, lexicon_root, load, ss
 from ui.editor_tables import (
     rebase_patterns,
@@ -219,10 +220,11 @@ def _md(text: str) -> str:
 def render_try(domain: str) -> None:
     """Route with the router in service (the one the playground uses), to see a save take effect."""
     st.subheader("Try the live router")
-    query = st.text_input("A question", key=_k(domain, "try_query"), placeholder="e.g. daftar faktur bulan ini")
+    state = router_state(domain)
+    examples = playground_examples(state.router.domain) if state.router is not None else []
+    query = st.text_input("A question", key=_k(domain, "try_query"), placeholder=f"e.g. {examples[0]}" if examples else "a question of this domain")
     if not query.strip():
         return
-    state = router_state(domain)
     if state.router is None:
         st.error("No valid version of this domain is loaded.")
         return

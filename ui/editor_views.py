@@ -16,6 +16,7 @@ import streamlit as st
 from routing.editing import store
 from ui.common import domain_names, router_state, show_lexicon_problem
 from ui.editor_review import render_history, render_review, render_try
+from ui.parts import design_part
 from ui.editor_state import (
     THRESHOLD_HELP,
     _add_term,
@@ -228,16 +229,23 @@ def render_editor_page() -> None:
                          help="Which lexicon (tools, synonyms, patterns) to edit; the same choice as on every page.")
     domain = ss.domain
     write_url("editor", {"domain": domain})
-    design = getattr(router_state(domain).router, "design", "tools")
-    if design == "datasource_mirror":  # nothing here routes it: say where its words live instead of "0 of 0 terms"
-        st.info(f"**{domain}** is routed by the semantic mirror (design `datasource_mirror`): by distance to its index of "
-                "sample questions and their variations (`sample_questions.yaml`, `mirror.yaml`), not by synonyms or "
-                "patterns. Its limits `l1` / `l2` are in `mirror.yaml`; the Coverage page measures it.", icon=":material/info:")
     if st.sidebar.button("Reload from disk", key=_k(domain, "reload_btn"), icon=":material/refresh:", width="stretch"):
         load(domain, force=True)
         st.rerun()
     state = router_state(domain)
     show_lexicon_problem(state)
+    # A design routed by other files (the mirror's rewrites and sample questions) shows those, never
+    # an empty synonym table: its UI part says where its words live.
+    own_view = getattr(design_part(getattr(state.router, "design", "tools")), "render_lexicon", None) if state.router is not None else None
+    if own_view is not None:
+        left, right = st.columns([5, 3], gap="large")
+        with left:
+            own_view(state.router, domain)
+            with st.expander("History of saves"):
+                render_history(domain)
+        with right, st.container(border=True):
+            render_try(domain)
+        return
     load(domain)
     errors = ss[_k(domain, "load_errors")]
     for file, problems in errors.items():

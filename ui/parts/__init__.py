@@ -8,6 +8,8 @@ defines:
     render(result: dict, entry: dict, *, key: str, latest: bool) -> None   # its own fields
     request_options(router) -> dict   (optional) sidebar widgets -> options put in the route context
     link_widgets(router, params) -> dict   (optional) those widgets' session values from a link's parameters
+    render_lexicon(router, domain) -> None  (optional) the Lexicon editor's view of a design routed by other
+                                            files than synonyms / patterns (it replaces those tables)
 
 A new design adds one module here and one line in DESIGN_PARTS; no page changes.
 """

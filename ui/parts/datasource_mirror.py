@@ -144,3 +144,40 @@ def _projection(result: dict):
                              marker={"size": 16, "symbol": "star", "color": "black", "line": {"width": 1, "color": "white"}}))
     fig.update_layout(height=360, margin={"l": 10, "r": 10, "t": 10, "b": 10}, xaxis={"visible": False}, yaxis={"visible": False})
     return fig
+
+
+# ---------------------------------------------------------------- the editor's view of this design
+
+
+def render_lexicon(router, domain: str) -> None:
+    """The Lexicon editor's left column for this design: what routes it (rewrites, sample questions,
+    limits), read from the router as built, in place of the synonym / pattern tables it has none of."""
+    cfg = router.config
+    st.info(
+        f"**{domain}** is routed by the semantic mirror: a question is put in the index's words with the "
+        f"**rewrites** and matched by distance to the **sample questions** of each datasource. It has no "
+        f"synonyms or patterns. These live in `mirror.yaml` and `sample_questions.yaml`: edit them in a text "
+        f"editor, then press *Reload from disk* (this page does not write them).", icon=":material/info:")
+    tabs = st.tabs([f"Rewrites ({len(cfg.rewrites)})", f"Sample questions ({sum(map(len, cfg.samples.values()))})", "Limits"])
+    with tabs[0]:
+        st.caption("A phrase on the right is read as the phrase on the left (longest first); sample questions are "
+                   "expanded the other way into the index. From `mirror.yaml` `rewrites:`.")
+        search = st.text_input("Search phrases", key=f"mirror_rewrite_search_{domain}", placeholder="type to filter")
+        rows = [{"Read as": canon, "The ways people say it": ", ".join(variants)} for canon, variants in cfg.rewrites.items()
+                if not search or search.casefold() in (canon + " " + " ".join(variants)).casefold()]
+        st.dataframe(rows, hide_index=True, width="stretch", key=f"mirror_rewrites_{domain}")
+        st.caption(f"{len(rows)} of {len(cfg.rewrites)} phrases shown.")
+    with tabs[1]:
+        st.caption("Each datasource's sample questions: the mirror's index (each also indexed in "
+                   f"{cfg.variants} variants). From `sample_questions.yaml`.")
+        rows = [{"Datasource": ds, "Sample question": q} for ds, questions in cfg.samples.items() for q in questions]
+        st.dataframe(rows, hide_index=True, width="stretch", key=f"mirror_samples_{domain}")
+    with tabs[2]:
+        st.caption("Cosine distances: a nearest entry within L1 answers at once; within L2 the variations vote; "
+                   "beyond, the LLM (L3). The tier thresholds of other domains do not apply.")
+        c1, c2, c3 = st.columns(3)
+        c1.metric("L1", f"{cfg.l1:.2f}", help=f"from {cfg.sources.get('l1', 'mirror.yaml')}")
+        c2.metric("L2", f"{cfg.l2:.2f}", help=f"from {cfg.sources.get('l2', 'mirror.yaml')}")
+        c3.metric("Weak", f"{cfg.weak:.2f}", help="when no layer is sure, datasources nearer than this are offered as weak matches")
+        st.caption(f"Votes at L2: {cfg.votes} variations · variants per sample: {cfg.variants} · store: {cfg.store}. "
+                   f"L1 from {cfg.sources.get('l1', 'mirror.yaml')}; L2 from {cfg.sources.get('l2', 'mirror.yaml')}.")
