@@ -60,3 +60,38 @@ def test_tuner_marker_labels_are_readable_in_all_four_charts(laptop, app_url, do
             for b in seen["labels"]:
                 assert a is b or not _overlap(a, b), (seen["title"], a, b)
     shot(laptop, f"tuner-labels-{domain}")
+
+
+# ------------------------------------------------------------------ item 14: first loads, console and network
+
+PAGES = ("/", "/dates", "/catalog", "/coverage", "/tuner", "/editor")
+# Streamlit's front end (1.67, index.*.js: PD() lists the address's path, then its parent, as the base to
+# probe) asks a sub-page's own path for the server first; the server answers those two with 404 on purpose
+# (web/server/starlette/starlette_static_routes.py, _RESERVED_STATIC_PATH_SUFFIXES), then the root answers.
+# No server option changes the order (only an embedding host's window.__streamlit.BACKEND_BASE_URL does).
+PROBES = ("_stcore/health", "_stcore/host-config")
+
+
+def test_first_load_of_every_page_address_logs_only_streamlits_sub_path_probes(browser, app_url):
+    """A first load (a fresh browser profile) of each page's address: no request leaves 127.0.0.1, the
+    playground's root address logs no console error, and a sub-page's only console errors are the two
+    404 probes of its own sub-path."""
+    for path in PAGES:
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        errors, outside, failed = [], [], []
+        page.on("console", lambda m: errors.append((m.text, (m.location or {}).get("url", ""))) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append((str(e), "pageerror")))
+        page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((app_url, "ws://127.0.0.1", "data:", "blob:", "about:")) else None)
+        page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+        page.goto(f"{app_url}{path}?domain=accounting&today=2026-01-22")
+        wait_idle(page)
+        expect(page.locator('[data-testid="stMainBlockContainer"] h1').first).to_be_visible()
+        page.wait_for_timeout(500)
+        context.close()
+        assert outside == [], (path, outside)
+        expected = set() if path == "/" else {f"{app_url}{path}/{probe}" for probe in PROBES}
+        assert set(failed) <= expected, (path, failed)
+        for text, url in errors:  # each console error is one of those 404s, nothing else
+            assert "404" in text and url in expected, (path, text, url)
