@@ -203,6 +203,18 @@ def test_only_a_domain_with_recorded_responses_suggests_replay():
     assert any(t.label == "Replay data" for t in at.toggle)
 
 
+def test_cfo_replay_is_in_the_link_both_ways():
+    """Item 4: cfo's Replay data opens from a link, and switching it on writes it to the address."""
+    at = playground(domain="cfo", today=TODAY, data_mode="replay")
+    assert at.toggle(key="data_mode_replay_cfo").value is True
+    assert ask(at, "show me revenue trend")["data_mode"] == "replay"
+    at = playground(domain="cfo", today=TODAY)
+    at.toggle(key="data_mode_replay_cfo").set_value(True).run()
+    ask(at, "show me revenue trend")
+    flat = {k: at.query_params[k] for k in at.query_params}
+    assert flat["data_mode"] in ("replay", ["replay"])
+
+
 def test_tuner_marker_labels_sit_at_different_heights():
     from routing.quality.tuning import Sweep, SweepPoint
     from ui.coverage_charts import sweep_figure
