@@ -143,6 +143,8 @@ def test_a_confidence_is_never_rounded_onto_a_threshold_it_missed():
     assert confidence_text(0.9476, th) == "0.948"
     assert confidence_text(0.95, th) == "0.95" and confidence_text(0.7, th) == "0.70"
     assert confidence_text(0.4999, th) == "0.4999"
+    # the mirror's distances read with three decimals, never rounded onto the limit they missed
+    assert confidence_text(0.3996, {"low": 0.4}, digits=3) == "0.3996" and confidence_text(0.41234, {"low": 0.4}, digits=3) == "0.412"
 
 
 # ---------------------------------------------------------------- wording (items 5, 8, 9)

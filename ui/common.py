@@ -41,12 +41,12 @@ def language_phrase(codes) -> str:
 PATH_COLORS = {"fast": "#1e9e5a", "llm": "#7b4fd8"}
 
 
-def confidence_text(conf: float, thresholds: dict | None = None) -> str:
-    """A confidence with two decimals, or more where two would round it onto or over a threshold
-    it missed (0.9476 against 0.95 reads 0.948, never 0.95)."""
+def confidence_text(conf: float, thresholds: dict | None = None, *, digits: int = 2) -> str:
+    """A confidence with two decimals (or `digits`), or more where they would round it onto or over
+    a threshold it missed (0.9476 against 0.95 reads 0.948, never 0.95)."""
     conf = float(conf)
     limits = [float(v) for k, v in (thresholds or {}).items() if k in ("high", "medium", "low") and v is not None]
-    for digits in (2, 3, 4):
+    for digits in range(digits, max(digits, 4) + 1):
         shown = round(conf, digits)
         if not any(shown >= t > conf for t in limits):
             return f"{conf:.{digits}f}"

@@ -12,7 +12,7 @@ import json
 
 import streamlit as st
 
-from ui.common import PATH_COLORS
+from ui.common import PATH_COLORS, confidence_text
 
 MODE_COLORS = {"cfo": "#2f6fdf", "bookkeeper": "#d0651a", "general_chat": "#6b7280"}
 MODE_LABELS = {"cfo": "CFO", "bookkeeper": "Bookkeeper", "general_chat": "Chat"}
@@ -212,7 +212,7 @@ def llm_runner(result: dict, key: str, *, label: str | None = None) -> dict | No
         st.json(call.get("arguments") or {}, expanded=True)
     mi = llm.get("match_intent")
     if mi:
-        listed = ", ".join(f"**{i['name']}** ({i['confidence']:.2f})" for i in mi.get("intents") or []) or "no intent"
+        listed = ", ".join(f"**{i['name']}** ({confidence_text(i['confidence'], result.get('thresholds'))})" for i in mi.get("intents") or []) or "no intent"
         agree = {True: " — agrees with the model's guess", False: " — not the model's guess"}.get(mi.get("agrees"), "")
         st.markdown(f":material/manage_search: match_intent answered (the router's own ranking): {listed}{agree}")
     if llm.get("text"):

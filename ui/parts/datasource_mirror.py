@@ -7,7 +7,7 @@ import html
 import plotly.graph_objects as go
 import streamlit as st
 
-from ui.common import router_state
+from ui.common import confidence_text, router_state
 
 LAYER_NOTES = {
     "L1": "nearest enriched entry",
@@ -97,7 +97,8 @@ def _funnel(result: dict) -> None:
             if r.get("distance") is not None:
                 if "threshold" in r:  # a statement, not a question: under the limit or not
                     sign = "<" if r["distance"] < r["threshold"] else "≥"
-                    bits.append(f"distance {r['distance']:.3f} {sign} limit {r['threshold']:.2f}")
+                    # never rounded onto the limit it missed (0.3996 < 0.40 reads 0.3996, not 0.400)
+                    bits.append(f"distance {confidence_text(r['distance'], {'low': r['threshold']}, digits=3)} {sign} limit {r['threshold']:.2f}")
                 else:
                     bits.append(f"distance {r['distance']:.3f}")
             if r.get("votes"):
