@@ -384,6 +384,16 @@ def test_editor_says_how_the_mirror_is_routed(scratch):
     assert all("faktur" not in (t.placeholder or "") for t in at.text_input)
 
 
+def test_editor_placeholders_are_in_the_domains_own_words(scratch):
+    at = app_page("app_pages/editor.py")
+    at.query_params["domain"] = "powers"
+    at.run()
+    assert not at.exception
+    shown = " ".join(t.placeholder or "" for t in at.text_input)
+    assert "faktur" not in shown and "tagihan" not in shown and "diskon" not in shown
+    assert "postgresql" in shown  # a variant of powers' first synonym
+
+
 def test_fix_in_the_editor_without_an_unknown_word_points_to_patterns(scratch):
     at = app_page("app_pages/editor.py")
     at.session_state["editor_prefill"] = {"domain": "accounting", "kind": "synonym", "canonical": None, "variant": "", "query": "show invoices"}

@@ -48,6 +48,8 @@ def _table_records(edited: pd.DataFrame) -> list[dict]:
 def render_synonyms(domain: str) -> None:
     draft = ss[_k(domain, "syn")]
     canonicals = list(draft)
+    # Placeholders in this domain's own words (accounting's "faktur" means nothing to the powers domain).
+    own = next((list(v) for v in draft.values() if v), [])
     st.caption("One canonical term (its English word) and its variants in every language. A variant belongs to one term only.")
     with st.container(border=True):
         st.markdown("**Add a variant**")
@@ -55,13 +57,13 @@ def render_synonyms(domain: str) -> None:
         if ss.get(_k(domain, "add_canon")) not in canonicals:
             ss[_k(domain, "add_canon")] = canonicals[0] if canonicals else None
         c1.selectbox("Canonical term", canonicals, key=_k(domain, "add_canon"))
-        c2.text_input("New variant (any language)", key=_k(domain, "add_variant"), placeholder="e.g. faktur, bill ka, nota")
+        c2.text_input("New variant (any language)", key=_k(domain, "add_variant"), placeholder=f"e.g. {', '.join(own[:3])}" if own else "a word or phrase")
         c3.button("Add", key=_k(domain, "add_btn"), on_click=_add_variant, args=(domain,), type="primary", width="stretch", icon=":material/add:", help="Add the variant to the draft (nothing is written until you save)")
         _show_said(domain, "syn")
     with st.expander("Add a canonical term, or remove variants"):
         c1, c2, c3 = st.columns([2, 3, 1.5], vertical_alignment="bottom")
-        c1.text_input("New canonical term", key=_k(domain, "new_term"), placeholder="e.g. discount")
-        c2.text_input("Its variants, separated by commas", key=_k(domain, "new_term_variants"), placeholder="e.g. diskon, potongan")
+        c1.text_input("New canonical term", key=_k(domain, "new_term"), placeholder="a term the tools speak of")
+        c2.text_input("Its variants, separated by commas", key=_k(domain, "new_term_variants"), placeholder="word, other word")
         c3.button("Add term", key=_k(domain, "add_term_btn"), icon=":material/add:", on_click=_add_term, args=(domain,), width="stretch")
         c1, c2, c3 = st.columns([2, 3, 1.5], vertical_alignment="bottom")
         if ss.get(_k(domain, "rm_canon")) not in canonicals:
@@ -73,7 +75,7 @@ def render_synonyms(domain: str) -> None:
     search = st.text_input(
         "Search terms and variants",
         key=_k(domain, "syn_search"),
-        placeholder="type to filter, e.g. tagihan",
+        placeholder=f"type to filter, e.g. {own[-1]}" if own else "type to filter",
         on_change=_commit_synonyms,
         args=(domain,),
     )
