@@ -126,7 +126,8 @@ if saved and saved["domain"] == domain:
     c1.plotly_chart(status_figure(rows), width="stretch", key="coverage_status_chart", config=CHART_CONFIG)
     c2.plotly_chart(path_figure(rows), width="stretch", key="coverage_path_chart", config=CHART_CONFIG)
     c1, c2 = st.columns(2)
-    c1.plotly_chart(tool_hits_figure(rows), width="stretch", key="coverage_hits_chart", config=CHART_CONFIG)
+    noun = getattr(router, "target_noun", "tool")  # powers, tiers, datasources: the design's own word
+    c1.plotly_chart(tool_hits_figure(rows, noun=noun), width="stretch", key="coverage_hits_chart", config=CHART_CONFIG)
     asked = [r for r in rows if r.asks]
     if asked:  # an ambiguous name is a clarification the user answers, never a tool hit
         c1.caption(f"Not in this chart: {len(asked):,} question{'s' * (len(asked) != 1)} asked back which one was meant "
@@ -135,7 +136,7 @@ if saved and saved["domain"] == domain:
     if m["n_labelled"]:
         c1, c2 = st.columns([1, 2])
         c1.plotly_chart(accuracy_figure(m), width="stretch", key="coverage_accuracy_chart", config=CHART_CONFIG)
-        c2.plotly_chart(confusion_figure(rows), width="stretch", key="coverage_confusion_chart", config=CHART_CONFIG)
+        c2.plotly_chart(confusion_figure(rows, noun=noun), width="stretch", key="coverage_confusion_chart", config=CHART_CONFIG)
 
     st.subheader("Every question")
     which = st.radio("Show", list(FILTERS), horizontal=True, key="coverage_filter")
@@ -149,9 +150,9 @@ if saved and saved["domain"] == domain:
         hide_index=True,
         column_config={
             "query": st.column_config.TextColumn("Question", width="medium"),
-            "expected": st.column_config.TextColumn("Expected tool", help="Empty: the question should find no tool (a negative example)."),
+            "expected": st.column_config.TextColumn(f"Expected {noun}", help=f"Empty: the question should find no {noun} (a negative example)."),
             "status": st.column_config.TextColumn("Tier"),
-            "top": st.column_config.TextColumn("Top tool"),
+            "top": st.column_config.TextColumn(f"Top {noun}"),
             "asks": st.column_config.TextColumn("Asks back", help="The clarification asked instead of a tool (an ambiguous name)."),
             "confidence": st.column_config.ProgressColumn("Confidence", min_value=0.0, max_value=1.0, format="%.2f"),
             "path": st.column_config.TextColumn("Path"),
@@ -184,7 +185,7 @@ if saved and saved["domain"] == domain:
     fell = [r for r in rows if r.fell_through or r.status == "weak_matches"]
     st.subheader("Fix a question that fell through")
     if not fell:
-        st.success("Every question found a tool.")
+        st.success(f"Every question found a {noun}.")
     else:
         labels = [f"{r.query}  ·  {TIER_LABELS[r.status]}" for r in fell]
         # Keyed by run: a new run starts the fix box afresh, never showing a question of the old run.

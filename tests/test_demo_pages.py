@@ -1,6 +1,8 @@
 """AppTest checks of issue 24 (the demo experience), each for what a first-time user saw go wrong."""
 from __future__ import annotations
 
+import json
+
 from conftest import app_page
 
 
@@ -24,6 +26,8 @@ def test_factory_coverage_runs_its_slang_and_plain_questions(scratch):
     assert not at.exception
     m = metrics(at)
     assert m["Questions"] == "40" and m["Top-1"].endswith("%")
+    titles = {json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")}
+    assert {"Top datasource per query", "Expected vs top datasource"} <= titles  # its own word, not "tool"
 
 
 def test_factory_tuner_says_why_it_cannot_tune(scratch):

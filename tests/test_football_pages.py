@@ -33,7 +33,7 @@ def test_coverage_page_runs_the_football_golden_corpus(scratch):
 
 
 def test_coverage_counts_an_ambiguous_name_as_a_clarification_not_a_tool(scratch):
-    """'how is Diaz doing' asks which Diaz: neither player is a bar of 'Top tool per query', nor a column of
+    """'how is Diaz doing' asks which Diaz: neither player is a bar of "Top tier per query", nor a column of
     the confusion chart; the row's tool is empty, it says what it asks, and a caption under the chart says so."""
     import json
 
@@ -43,9 +43,9 @@ def test_coverage_counts_an_ambiguous_name_as_a_clarification_not_a_tool(scratch
     assert not at.exception
     players = {p.name for p in load_router("football").roster.players}
     specs = {json.loads(c.proto.spec)["layout"]["title"]["text"]: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
-    hits = specs["Top tool per query"]["data"][0]["y"]
+    hits = specs["Top tier per query"]["data"][0]["y"]  # the design's own word for what it routes to
     assert set(hits) == {"surface", "deep", "compare"}, hits
-    assert not players & set(specs["Expected vs top tool"]["data"][0]["x"])
+    assert not players & set(specs["Expected vs top tier"]["data"][0]["x"])
     table = at.dataframe[0].value
     diaz = table[table["query"] == "how is Diaz doing"].iloc[0]
     assert diaz["top"] is None or diaz["top"] != diaz["top"]  # no tool: None (NaN in the frame)

@@ -61,14 +61,14 @@ def path_figure(rows: list[CoverageRow]) -> go.Figure:
     return _layout(fig, "Fast vs LLM path")
 
 
-def tool_hits_figure(rows: list[CoverageRow], limit: int = 30) -> go.Figure:
+def tool_hits_figure(rows: list[CoverageRow], limit: int = 30, *, noun: str = "tool") -> go.Figure:
     hits: dict[str, int] = {}
     for r in rows:
         if r.top:
             hits[r.top] = hits.get(r.top, 0) + 1
     ranked = sorted(hits.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
     fig = go.Figure(go.Bar(x=[v for _, v in ranked][::-1], y=[k for k, _ in ranked][::-1], orientation="h", marker_color=NEUTRAL_BAR))
-    title = "Top tool per query" + (f" (the {limit} most hit)" if len(hits) > limit else "")
+    title = f"Top {noun} per query" + (f" (the {limit} most hit)" if len(hits) > limit else "")
     fig.update_xaxes(title_text="queries")
     return _layout(fig, title, height=max(300, 22 * len(ranked) + 60))
 
@@ -80,15 +80,15 @@ def latency_figure(rows: list[CoverageRow]) -> go.Figure:
     return _layout(fig, "Routing latency")
 
 
-def confusion_figure(rows: list[CoverageRow]) -> go.Figure:
+def confusion_figure(rows: list[CoverageRow], *, noun: str = "tool") -> go.Figure:
     y, x, z = confusion(rows)
     fig = go.Figure(go.Heatmap(
         z=z, x=x, y=y, colorscale=CONFUSION_SCALE, colorbar=dict(title=dict(text="queries")),
         hovertemplate="expected %{y}<br>got %{x}<br>%{z} queries<extra></extra>",
     ))
-    fig.update_xaxes(title_text="top tool", tickangle=-45, automargin=True)
-    fig.update_yaxes(title_text="expected tool", autorange="reversed", automargin=True)
-    return _layout(fig, "Expected vs top tool", height=max(360, 18 * len(y) + 160))
+    fig.update_xaxes(title_text=f"top {noun}", tickangle=-45, automargin=True)
+    fig.update_yaxes(title_text=f"expected {noun}", autorange="reversed", automargin=True)
+    return _layout(fig, f"Expected vs top {noun}", height=max(360, 18 * len(y) + 160))
 
 
 def accuracy_figure(metrics: dict) -> go.Figure:

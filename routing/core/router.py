@@ -40,6 +40,7 @@ class Router:
     """Design `tools`: build once per lexicon version; `route` never mutates it."""
 
     design = "tools"
+    target_noun = "tool"  # what a question routes to, in a person's word (as DomainDesign.target_noun)
     request_options = frozenset({"data_mode"})  # replay runs the fast path's pipeline on recorded data
 
     def __init__(self, domain: Domain, *, date_lexicon: DateLexicon | None = None, encoder: Any = None):

@@ -48,6 +48,8 @@ class DomainDesign:
 
     design: ClassVar[str]
     request_options: ClassVar[frozenset[str]] = frozenset()  # context options the design reads (max_depth, data_mode)
+    # What a question routes to, in a person's word (Coverage's "Top power per query"): tool, power, tier, datasource.
+    target_noun: ClassVar[str] = "tool"
     domain: Domain
 
     @property

@@ -59,6 +59,7 @@ class MirrorRouter(DomainDesign):
                         "not by the four tier thresholds; its limits are `l1` and `l2` in mirror.yaml. "
                         "The Coverage page measures it on its golden questions.")
     design = "datasource_mirror"
+    target_noun = "datasource"
 
     def __init__(self, domain: Domain, *, encoder=None, store: str | None = None, store_options: dict | None = None,
                  llm_client=None, environ: Mapping[str, str] | None = None, **_):

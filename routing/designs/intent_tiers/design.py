@@ -60,6 +60,7 @@ class _Candidates:
 
 class IntentTiersRouter(DomainDesign):
     design = "intent_tiers"
+    target_noun = "tier"
     request_options = frozenset({"max_depth", "data_mode"})
 
     def __init__(self, domain: Domain, **_options: Any):

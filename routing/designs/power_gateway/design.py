@@ -150,6 +150,7 @@ class PowerGateway(DomainDesign):
     """Design `power_gateway`: built once per lexicon version; `route` never mutates it."""
 
     design = "power_gateway"
+    target_noun = "power"
 
     def __init__(self, domain: Domain, *, encoder: Any = None, **router_options: Any):
         self.domain = domain
