@@ -196,6 +196,14 @@ def test_factory_tables_are_chips_and_powers_are_powers():
     assert not at.get("plotly_chart") or all("0.00" not in el.proto.spec for el in at.get("plotly_chart"))
 
 
+def test_a_powers_candidate_has_no_tool_kind():
+    """Item 9: every power's kind was "list" (a tool's field); a power's card names no kind."""
+    at = playground(domain="powers", today=TODAY)
+    assert ask(at, "check my database")["status"] == "multiple_matches"
+    heads = [m for m in at.markdown if "mostly from" in m.value]
+    assert len(heads) >= 2 and not any("kind" in m.proto.help or "Not a match" in m.value for m in heads)
+
+
 def test_only_a_domain_with_recorded_responses_suggests_replay():
     """accounting has no replay.yaml: its card never suggests a replay data mode, nor has a toggle; cfo does."""
     at = playground(domain="accounting", today=TODAY)
