@@ -95,3 +95,29 @@ def test_first_load_of_every_page_address_logs_only_streamlits_sub_path_probes(b
         assert set(failed) <= expected, (path, failed)
         for text, url in errors:  # each console error is one of those 404s, nothing else
             assert "404" in text and url in expected, (path, text, url)
+
+
+# ------------------------------------------------------------------ item 10: Activate greys only its part
+
+STALE_OUTSIDE_CARD = """() => [...document.querySelectorAll('[data-testid="stElementContainer"][data-stale="true"]')]
+    .filter(el => !el.closest('[class*="st-key-card-"]')).length"""
+
+
+def test_activate_greys_only_the_cards_part_and_shows_the_activate_power_reply(laptop, app_url):
+    laptop.goto(f"{app_url}/?domain=powers&today=2026-01-22&q=list+the+tables+in+the+sqlite+database")
+    wait_idle(laptop)
+    card = laptop.locator('[class*="st-key-card-"]').first
+    expect(card).to_contain_text("the resolve_intent reply, exactly")
+    button = card.get_by_role("button", name="Activate sqlite")
+    button.scroll_into_view_if_needed()
+    button.click()
+    outside = 0
+    for _ in range(100):  # sample the page while the activation runs (a cold server start takes seconds)
+        outside = max(outside, laptop.evaluate(STALE_OUTSIDE_CARD))
+        if "is active:" in card.inner_text():
+            break
+        laptop.wait_for_timeout(100)
+    expect(card).to_contain_text("sqlite is active")
+    assert outside == 0  # the question box, the examples and the sidebar never grey
+    expect(card).to_contain_text("the activate_power reply for sqlite")  # what the agent receives now
+    expect(card.get_by_text('"power": "sqlite"')).to_be_visible()
