@@ -176,3 +176,28 @@ def test_cli_cost_and_eval():
     assert {"tier_accuracy", "correct_power_in_top3", "avg_latency_ms", "avg_tokens_per_query", "p50_ms", "p99_ms"} <= set(m)
     wrong = run_cli("cost", "--domain", "accounting")
     assert wrong.returncode == 2 and "power_gateway" in wrong.stderr
+
+
+def test_a_hint_that_is_no_canonical_term_names_file_and_line(tmp_path):
+    root = tmp_path / "lexicons"
+    shutil.copytree(ROOT / "lexicons", root, ignore=shutil.ignore_patterns(".history", "sandbox", "sample"))
+    path = root / "powers" / "tools.yaml"
+    path.write_text(path.read_text().replace("hints: [analyze, metric, system_status]", "hints: [analyze, metricz]"))
+    with pytest.raises(LexiconError) as err:
+        load_router("powers", root)
+    assert any("powers/tools.yaml line" in str(p) and "aws" in str(p) and "'metricz'" in str(p) for p in err.value.problems)
+
+
+@pytest.mark.parametrize("query, tier, first", [
+    ("get metrics", "weak_matches", "analytics"),            # a topic word alone: weak (004 Low)
+    ("website traffic report", "activated", "analytics"),    # the topic with the power's own keyword
+    ("show customer insights", "weak_matches", "analytics"), # a category (customer) under a topic: capped
+    ("check my database", "multiple_matches", "mysql"),      # a category: alternatives (004 Medium)
+    ("aggregate the orders collection in mongodb", "activated", "mongodb"),  # named, nobody else near
+])
+def test_levels_of_evidence_follow_the_document(gw, query, tier, first):
+    r = route(gw, query)
+    assert r["status"] == tier, (query, r["candidates"][:3])
+    assert r["matches"][0]["name"] == first or first in [m["name"] for m in r["matches"]]
+    top = r["matches"][0]
+    assert abs(sum(top["score_breakdown"].values()) - top["confidence"]) < 1e-3  # still adds up

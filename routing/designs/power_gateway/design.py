@@ -23,6 +23,7 @@ from datetime import date
 from typing import Any, Mapping
 
 from routing.core.clock import parse_today
+from routing.core.errors import LexiconError, Problem
 from routing.core.model import Domain, Thresholds
 from routing.core.router import Router, validate_query
 from routing.core.schema import Match, RouteResult, Status
@@ -155,6 +156,27 @@ def _str_list(value: Any) -> list[str]:
     return [str(v) for v in value]
 
 
+def _check_hints(domain: Domain, hints: Mapping[str, frozenset[str]]) -> None:
+    """A hint is a canonical term of synonyms.yaml (else it could never match): refused with the
+    file and the power's line otherwise."""
+    canonicals = {c for c, _ in domain.synonyms}
+    wrong = [(name, h) for name, terms in hints.items() for h in sorted(terms - canonicals)]
+    if not wrong:
+        return
+    path = domain.root / "tools.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+    def line(name: str) -> int | None:
+        return next((i + 1 for i, text in enumerate(lines) if text.strip() in (f"- name: {name}", f"name: {name}")), None)
+
+    problems = [
+        Problem(f"{domain.root.name}/tools.yaml", line(name), f"power {name}: hint {h!r} is not a canonical term in synonyms.yaml")
+        for name, h in wrong
+    ]
+    if problems:
+        raise LexiconError(problems)
+
+
 class PowerGateway(DomainDesign):
     """Design `power_gateway`: built once per lexicon version; `route` never mutates it."""
 
@@ -171,6 +193,7 @@ class PowerGateway(DomainDesign):
         self.topic_cap = float(gw.get("topic_cap", 1.0) if gw.get("topic_cap") is not None else 1.0)
         self.named_floor = float(gw.get("named_floor", 0.0) or 0.0)
         self._hints = {t.name: frozenset(_str_list(t.extra.get("hints"))) for t in domain.tools}
+        _check_hints(domain, self._hints)
         claimed = {c for t in domain.tools for c in (*t.keywords, *t.related)}
         self._topics = frozenset(h for hints in self._hints.values() for h in hints) - claimed
         self._tool_no = {t.name: i for i, t in enumerate(self.router.index.tools)}
