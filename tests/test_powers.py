@@ -194,6 +194,7 @@ def test_a_hint_that_is_no_canonical_term_names_file_and_line(tmp_path):
     ("show customer insights", "weak_matches", "analytics"), # a category (customer) under a topic: capped
     ("check my database", "multiple_matches", "mysql"),      # a category: alternatives (004 Medium)
     ("aggregate the orders collection in mongodb", "activated", "mongodb"),  # named, nobody else near
+    ("cloud", "weak_matches", "aws"),  # 0.5-0.84 but no other power at all: nothing to choose between
 ])
 def test_levels_of_evidence_follow_the_document(gw, query, tier, first):
     r = route(gw, query)

@@ -226,15 +226,18 @@ class PowerGateway(DomainDesign):
     def classify_scored(self, scored: list[Scored], a, th: Thresholds) -> Status:
         """The gateway's tier of scored candidates (the threshold tuner re-classifies with this too):
         the bands of shared/seeds 004 as it states them - activated at >= high, multiple_matches at
-        >= medium (the top 2-3), weak_matches at >= low (the top 5), not_found below low."""
+        >= medium (the top 2-3; at least two powers with any evidence), weak_matches at >= low (the
+        top 5), not_found below low."""
         top = scored[0].confidence if scored else 0.0
         second = scored[1].confidence if len(scored) > 1 else 0.0
         if top < th.low or top <= 0.0:
             return Status.NOT_FOUND  # also a bare verb that names no service: the gateway has four tiers
         if top >= th.high and round(top - second, 4) >= round(th.margin, 4):
             return Status.ACTIVATED
-        if top >= th.medium:
+        if top >= th.medium and len(scored) > 1 and scored[1].confidence > 0.0:
             return Status.MULTIPLE_MATCHES
+        # 0.5-0.84 with no other power in sight is no choice between "multiple plausible matches"
+        # (004 line 132): the agent is asked to clarify, with the one candidate (weak_matches)
         return Status.WEAK_MATCHES
 
     def describe(self) -> dict:
