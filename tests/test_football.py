@@ -350,6 +350,7 @@ def _scratch(tmp_path, edit) -> Path:
         ("tools: [search_player, get_recent_games, calculate_per90]", "tools: [search_player, get_recent_games, calculate_per90, show_form_chart]", "reads L2 data"),
         ("precedence: [deep, compare, surface]", "precedence: [deep, surface]", "precedence must list every tier"),
         ("- {term: why, weight: 0.6}", "- {term: why, weight: 7}", "between 0 and 1"),
+        ("name_after: {en: [for, of, on]}", "name_after: [for, of, on]", "must map a language code to a list of words"),
     ],
 )
 def test_broken_tiers_yaml_names_file_and_line(tmp_path, old, new, problem):

@@ -49,7 +49,7 @@ def test_the_domain_declares_the_design_and_has_the_powers(gw):
 
 @pytest.mark.parametrize("query, power", [
     ("postgre tables", "postgres"), ("pg schema", "postgres"), ("postgress slow queries", "postgres"),
-    ("open prs in the repo", "github"), ("mongo collections", "mongodb"), ("failed payments", "stripe"),
+    ("open prs in the repo", "github"), ("mongo collections", "mongodb"), ("refunds in stripe", "stripe"),
     ("githbu commits", "github"), ("kirim surel ke Budi", "gmail"),
 ])
 def test_synonyms_and_typos_activate_the_power(gw, query, power):
@@ -133,8 +133,10 @@ def test_token_counts_are_real_tiktoken_counts():
 def test_the_validation_set_meets_the_design_criteria(gw):
     cases = load_golden(ROOT / "lexicons" / "powers" / "golden.yaml")
     statuses = [c.status for c in cases]
-    assert len(cases) == 70
-    assert {s: statuses.count(s) for s in set(statuses)} == {"activated": 20, "multiple_matches": 20, "weak_matches": 20, "not_found": 10}
+    # 004's plan: 20 / 20 / 20 / 10; issue 22 relabelled 16 by the document's tiers (golden.yaml says
+    # which and why) and added 12 weak requests in the style of its Low examples
+    assert len(cases) == 85
+    assert {s: statuses.count(s) for s in set(statuses)} == {"activated": 31, "multiple_matches": 24, "weak_matches": 20, "not_found": 10}
     report = run_cases(gw, cases)
     metrics = {**report.metrics(), **gw.eval_metrics(report)}
     assert metrics["tier_accuracy"] > 0.90, metrics["failures"]
@@ -164,7 +166,7 @@ def test_cli_cost_and_eval():
     assert cost.returncode == 0, cost.stderr
     table = json.loads(cost.stdout)
     assert [r["tier"] for r in table["tiers"]] == ["activated", "multiple_matches", "weak_matches", "not_found"]
-    assert abs(sum(r["share"] for r in table["tiers"]) - 1) < 1e-3 and table["queries"] == 70
+    assert abs(sum(r["share"] for r in table["tiers"]) - 1) < 1e-3 and table["queries"] == 85
     assert table["per_query_tokens"] < table["all_tools_tokens"] and table["all_tools_count"] >= 40
     text = run_cli("cost", "--domain", "powers").stdout
     assert "every power's tools at start-up" in text and "saved per query" in text
@@ -174,3 +176,29 @@ def test_cli_cost_and_eval():
     assert {"tier_accuracy", "correct_power_in_top3", "avg_latency_ms", "avg_tokens_per_query", "p50_ms", "p99_ms"} <= set(m)
     wrong = run_cli("cost", "--domain", "accounting")
     assert wrong.returncode == 2 and "power_gateway" in wrong.stderr
+
+
+def test_a_hint_that_is_no_canonical_term_names_file_and_line(tmp_path):
+    root = tmp_path / "lexicons"
+    shutil.copytree(ROOT / "lexicons", root, ignore=shutil.ignore_patterns(".history", "sandbox", "sample"))
+    path = root / "powers" / "tools.yaml"
+    path.write_text(path.read_text().replace("hints: [analyze, metric, system_status]", "hints: [analyze, metricz]"))
+    with pytest.raises(LexiconError) as err:
+        load_router("powers", root)
+    assert any("powers/tools.yaml line" in str(p) and "aws" in str(p) and "'metricz'" in str(p) for p in err.value.problems)
+
+
+@pytest.mark.parametrize("query, tier, first", [
+    ("get metrics", "weak_matches", "analytics"),            # a topic word alone: weak (004 Low)
+    ("website traffic report", "activated", "analytics"),    # the topic with the power's own keyword
+    ("show customer insights", "weak_matches", "analytics"), # a category (customer) under a topic: capped
+    ("check my database", "multiple_matches", "mysql"),      # a category: alternatives (004 Medium)
+    ("aggregate the orders collection in mongodb", "activated", "mongodb"),  # named, nobody else near
+    ("cloud", "weak_matches", "aws"),  # 0.5-0.84 but no other power at all: nothing to choose between
+])
+def test_levels_of_evidence_follow_the_document(gw, query, tier, first):
+    r = route(gw, query)
+    assert r["status"] == tier, (query, r["candidates"][:3])
+    assert r["matches"][0]["name"] == first or first in [m["name"] for m in r["matches"]]
+    top = r["matches"][0]
+    assert abs(sum(top["score_breakdown"].values()) - top["confidence"]) < 1e-3  # still adds up

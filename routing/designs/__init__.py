@@ -30,7 +30,7 @@ DESIGNS: dict[str, str] = {
 # tools.yaml), declared here and not in the design's module, so that a misspelt key is refused when
 # the lexicon loads, before any design is imported (`tools` reads none of its own).
 DESIGN_FILE_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
-    "power_gateway": {"settings": ("gateway", "children"), "tool": ()},
+    "power_gateway": {"settings": ("gateway", "children"), "tool": ("hints",)},
     "intent_tiers": {"settings": ("model", "data_mode", "live_data"), "tool": ("depth",)},
     "datasource_mirror": {"settings": (), "tool": ("tables",)},
 }

@@ -111,18 +111,41 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     mentions = tuple(players.mentions(forms, blocked))
     used = {i for m in mentions for i in range(m.first, m.last)}
     capitalised = {fold(w.strip(".,!?;:'\"")) for w in query.split()[1:] if w[:1].isupper()}
+    # A word right after a trigger and one of its `name_after` words ("stats for saka", "form of
+    # mbappe") that the introducing word's language does not know is whom the trigger is about: a
+    # name even in lower case and even when another language of the domain knows the word ("saka"
+    # is common Indonesian); "form of payment" stays no name (tiers.yaml).
+    after: dict[str, dict[str, str]] = {}  # trigger term -> introducing word -> its language
+    for tier in config.tiers.values():
+        for t in tier.triggers:
+            for lang, ws in t.name_after if t.term is not None else ():
+                after.setdefault(t.term, {}).update({w: lang for w in ws})
+
+    def _named_after(i: int) -> bool:
+        trigger = unit_of.get(i - 2) if i >= 2 else None
+        if trigger is None or trigger.role != "concept":
+            return False
+        lang = after.get(trigger.key, {}).get(words[i - 1])
+        return lang is not None and _rare(forms[i][-1], (lang,))
+
+    def _could_be_name(i: int, w: str) -> bool:
+        return (i not in used and i not in blocked and forms[i][-1] not in players.name_words and forms[i][-1].isalpha()
+                and len(w) >= 3 and forms[i][-1] not in index.known)
+
     unknown_at = [
         i for i, w in enumerate(words)
-        if i not in used and i not in blocked and forms[i][-1] not in players.name_words and forms[i][-1].isalpha() and len(w) >= 3 and forms[i][-1] not in index.known
-        and (w in capitalised or _rare(forms[i][-1], index.domain.settings.languages))
+        if _could_be_name(i, w) and (w in capitalised or _rare(forms[i][-1], index.domain.settings.languages))
     ]
+    introduced = {i for i, w in enumerate(words) if _could_be_name(i, w) and _named_after(i)}
+    unknown_at = sorted(set(unknown_at) | introduced)
     unknown = _names(unknown_at, [f[-1] for f in forms], {i for i, w in enumerate(words) if w in capitalised})
     # weak triggers ("stats", "form") need someone to be about: a player, a pronoun or a name-like word,
-    # or a query that says nothing else ("I need help", "stats please": the design document's trigger
-    # table makes them Surface; the missing player is then asked for). "help me fill this tax form"
-    # names other things, so it stays no football question.
+    # or a query that says nothing else ("I need help", "show me the stats": the design document's
+    # trigger table makes them Surface; the missing player is then asked for). Stop words and verbs
+    # ("show", "get") say nothing else; "help me fill this tax form" names other things, so it stays
+    # no football question.
     trigger_terms = {t.term for tier in config.tiers.values() for t in tier.triggers if t.term is not None}
-    bare = all(u.role == "stop" or (u.role == "concept" and u.key in trigger_terms) for u in base.units)
+    bare = all(u.role in ("stop", "action") or (u.role == "concept" and u.key in trigger_terms) for u in base.units)
     has_player = bool(mentions) or bool(pronoun) or bool(unknown) or bare
     fired: list[Fired] = []
     for name in config.precedence:

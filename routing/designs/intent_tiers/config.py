@@ -27,6 +27,9 @@ class Trigger:
     weight: float
     needs_player: bool
     line: int
+    # language -> words after which the next word, if that language does not know it, is read as
+    # a player's name even in lower case ("stats for saka": "for" is English, English has no "saka")
+    name_after: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def label(self) -> str:
@@ -153,7 +156,17 @@ def parse_tier_config(data: Any, label: str, domain: Domain) -> TierConfig:
                 except PatternSafetyError as exc:
                     c.add(il, f"tier {name}: {exc}")
                     continue
-            triggers.append(Trigger(name, term, compiled, source, weight, bool(trig.get("needs_player", False)), il))
+            name_after = trig.get("name_after") or {}
+            if not isinstance(name_after, dict) or not all(
+                    isinstance(lang, str) and isinstance(ws, list) and all(isinstance(w, str) and w.strip() for w in ws)
+                    for lang, ws in name_after.items()):
+                c.add(il, f"tier {name}: trigger {i + 1} name_after must map a language code to a list of words, e.g. {{en: [for, of]}}")
+                name_after = {}
+            if name_after and term is None:
+                c.add(il, f"tier {name}: trigger {i + 1} name_after needs a term: trigger")
+                name_after = {}
+            triggers.append(Trigger(name, term, compiled, source, weight, bool(trig.get("needs_player", False)), il,
+                                    tuple((lang, tuple(w.strip().lower() for w in ws)) for lang, ws in name_after.items())))
         tiers[name] = Tier(
             name=name,
             label=str(block.get("label") or name.title()),

@@ -23,8 +23,9 @@ from datetime import date
 from typing import Any, Mapping
 
 from routing.core.clock import parse_today
+from routing.core.errors import LexiconError, Problem
 from routing.core.model import Domain, Thresholds
-from routing.core.router import Router, classify, validate_query
+from routing.core.router import Router, validate_query
 from routing.core.schema import Match, RouteResult, Status
 from routing.core.scoring import Scored
 from routing.designs.base import DomainDesign
@@ -146,6 +147,36 @@ def agent_view(result: Mapping[str, Any]) -> dict:
     return out
 
 
+def _str_list(value: Any) -> list[str]:
+    """A tools.yaml list of terms (a missing key: none)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]
+
+
+def _check_hints(domain: Domain, hints: Mapping[str, frozenset[str]]) -> None:
+    """A hint is a canonical term of synonyms.yaml (else it could never match): refused with the
+    file and the power's line otherwise."""
+    canonicals = {c for c, _ in domain.synonyms}
+    wrong = [(name, h) for name, terms in hints.items() for h in sorted(terms - canonicals)]
+    if not wrong:
+        return
+    path = domain.root / "tools.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+    def line(name: str) -> int | None:
+        return next((i + 1 for i, text in enumerate(lines) if text.strip() in (f"- name: {name}", f"name: {name}")), None)
+
+    problems = [
+        Problem(f"{domain.root.name}/tools.yaml", line(name), f"power {name}: hint {h!r} is not a canonical term in synonyms.yaml")
+        for name, h in wrong
+    ]
+    if problems:
+        raise LexiconError(problems)
+
+
 class PowerGateway(DomainDesign):
     """Design `power_gateway`: built once per lexicon version; `route` never mutates it."""
 
@@ -159,6 +190,14 @@ class PowerGateway(DomainDesign):
         gw = domain.settings.extra.get("gateway") or {}
         self.encoding = str(gw.get("encoding") or DEFAULT_ENCODING)
         self.named_bonus = float(gw.get("named_bonus", 0.0) or 0.0)
+        self.hint_points = float(gw.get("hint_points", 0.0) or 0.0)
+        self.topic_cap = float(gw.get("topic_cap", 1.0) if gw.get("topic_cap") is not None else 1.0)
+        self.named_floor = float(gw.get("named_floor", 0.0) or 0.0)
+        self._hints = {t.name: frozenset(_str_list(t.extra.get("hints"))) for t in domain.tools}
+        _check_hints(domain, self._hints)
+        claimed = {c for t in domain.tools for c in (*t.keywords, *t.related)}
+        self._topics = frozenset(h for hints in self._hints.values() for h in hints) - claimed
+        self._tool_no = {t.name: i for i, t in enumerate(self.router.index.tools)}
         self.available_powers = [{"name": t.name, "description": t.description} for t in domain.tools]
         self._keywords = {t.name: tuple(t.keywords) for t in domain.tools}
         self._all_tools_tokens: int | None = None
@@ -180,16 +219,27 @@ class PowerGateway(DomainDesign):
         return self.router.analyze(query, today=today)
 
     def score(self, a, *, top: int = 5) -> list[Scored]:
-        return self._named(self.router.score(a, top=top), a)
+        # Every power is scored (a catalog of powers is small), so a power found only by a hint
+        # or by its name still competes; the best `top` are kept.
+        every = self.router.score(a, top=max(top, len(self.router.index.tools)))
+        return self._levels(self._named(self._hinted(every, a), a), a)[:top]
 
     def classify_scored(self, scored: list[Scored], a, th: Thresholds) -> Status:
-        """The gateway's tier of scored candidates (the threshold tuner re-classifies with this too)."""
-        status = classify(scored, a, th)
-        if status is Status.NEEDS_CLARIFICATION:
-            return Status.NOT_FOUND  # the gateway has four tiers: a bare verb names no service
-        if status is Status.MULTIPLE_MATCHES and (len(scored) < 2 or scored[1].confidence < th.low):
-            return Status.WEAK_MATCHES  # no real alternative to choose from: ask to clarify instead
-        return status
+        """The gateway's tier of scored candidates (the threshold tuner re-classifies with this too):
+        the bands of shared/seeds 004 as it states them - activated at >= high, multiple_matches at
+        >= medium (the top 2-3; at least two powers with any evidence), weak_matches at >= low (the
+        top 5), not_found below low."""
+        top = scored[0].confidence if scored else 0.0
+        second = scored[1].confidence if len(scored) > 1 else 0.0
+        if top < th.low or top <= 0.0:
+            return Status.NOT_FOUND  # also a bare verb that names no service: the gateway has four tiers
+        if top >= th.high and round(top - second, 4) >= round(th.margin, 4):
+            return Status.ACTIVATED
+        if top >= th.medium and len(scored) > 1 and scored[1].confidence > 0.0:
+            return Status.MULTIPLE_MATCHES
+        # 0.5-0.84 with no other power in sight is no choice between "multiple plausible matches"
+        # (004 line 132): the agent is asked to clarify, with the one candidate (weak_matches)
+        return Status.WEAK_MATCHES
 
     def describe(self) -> dict:
         return self.domain.describe(
@@ -320,20 +370,74 @@ class PowerGateway(DomainDesign):
         return replace(result, design_fields=replace(result.design_fields, token_meter=meter),
                        timing_ms=round((time.perf_counter() - started) * 1000, 3))
 
-    def _named(self, scored: list[Scored], a) -> list[Scored]:
-        """The `named` signal: a power named in the query (its own canonical term, "slack", "pg")
-        gains `gateway.named_bonus` points; the sum is capped at 1 with the breakdown scaled so it
-        still adds up to the confidence. Ranked again, ties A-Z by name."""
-        if self.named_bonus <= 0 or not a.concepts:
+    def _hinted(self, scored: list[Scored], a) -> list[Scored]:
+        """The `hint` signal: a power with one of its `hints` (tools.yaml: topic words such as
+        "metrics" or "report") in the query is at least `gateway.hint_points` (a weak match); a
+        power the common ranking did not list at all enters with the hint alone."""
+        if self.hint_points <= 0 or not a.concepts:
             return scored
+        hinted = {name for name, hints in self._hints.items() if hints & a.concepts.keys()}
+        if not hinted:
+            return scored
+        seen = {self.router.index.tools[s.tool].name for s in scored}
+        scored = list(scored) + [
+            Scored(tool=self._tool_no[name], confidence=0.0, raw=0.0, breakdown={}, evidence=[],
+                   pattern_params={}, match_type="keyword")
+            for name in sorted(hinted - seen)
+        ]
+        out = [
+            self._set(s, self.hint_points, "hint")
+            if self.router.index.tools[s.tool].name in hinted and s.confidence < self.hint_points else s
+            for s in scored
+        ]
+        out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name))
+        return out
+
+    def _levels(self, scored: list[Scored], a) -> list[Scored]:
+        """004's levels of evidence on top of the points. A power matched by one of its own
+        `keywords` (its name, or a term no other power claims as its own: "ec2", "tickets"), with
+        no other power at thresholds.low or above, is an "exact keyword match" (High): at least
+        `gateway.named_floor`. A query asking for a topic (a `hints` word that is no power's
+        keyword or related term: "insights", "metrics", "report") leaves every power not matched
+        by its own keyword at most `gateway.topic_cap` (Low: "show customer insights")."""
+        if not scored or not a.concepts:
+            return scored
+        concepts = a.concepts.keys()
+        topic = bool(self._topics & concepts)
+        low = self.router._thresholds(None).low
+        out = []
+        for i, s in enumerate(scored):
+            own = bool(set(self._keywords.get(self.router.index.tools[s.tool].name, ())) & concepts)
+            others = max((o.confidence for j, o in enumerate(scored) if j != i), default=0.0)
+            target = s.confidence
+            if own and self.named_floor and others < low and s.confidence < self.named_floor:
+                target = self.named_floor
+            elif topic and not own and s.confidence > self.topic_cap:
+                target = self.topic_cap
+            out.append(s if target == s.confidence else self._set(s, target, "level"))
+        out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name))
+        return out
+
+    @staticmethod
+    def _set(s: Scored, confidence: float, signal: str) -> Scored:
+        """`s` at `confidence`: the difference is the `signal` part of the breakdown."""
+        breakdown = dict(s.breakdown)
+        breakdown[signal] = round(confidence - s.confidence, 4)
+        return replace(s, confidence=round(confidence, 4), raw=round(s.raw + confidence - s.confidence, 4),
+                       breakdown=breakdown, evidence=s.evidence + [f"{signal}: {confidence:.2f}"])
+
+    def _bonus(self, scored: list[Scored], names: set[str], signal: str, points: float, why) -> list[Scored]:
+        """`points` more for the powers in `names` (the `signal` part of the breakdown); the sum is
+        capped at 1 with the breakdown scaled so it still adds up to the confidence. Ranked again,
+        ties A-Z by name."""
         out = []
         for s in scored:
             name = self.router.index.tools[s.tool].name
-            if name not in a.concepts:
+            if name not in names:
                 out.append(s)
                 continue
-            parts = {**s.breakdown, "named": self.named_bonus}
-            total = s.raw + self.named_bonus
+            parts = {**s.breakdown, signal: points}
+            total = s.raw + points
             scale = 1.0 / total if total > 1.0 else 1.0
             breakdown = {k: round(v * scale, 4) for k, v in parts.items()}
             confidence = round(min(1.0, total), 4)
@@ -342,9 +446,19 @@ class PowerGateway(DomainDesign):
                 biggest = max(breakdown, key=lambda k: breakdown[k])
                 breakdown[biggest] = round(breakdown[biggest] + drift, 4)
             out.append(replace(s, confidence=confidence, raw=round(total, 4), breakdown=breakdown,
-                               evidence=s.evidence + [f"named: {name}"]))
+                               evidence=s.evidence + [why(name)]))
         out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name))
         return out
+
+    def _named(self, scored: list[Scored], a) -> list[Scored]:
+        """The `named` signal: a power named in the query (its own canonical term, "slack", "pg")
+        gains `gateway.named_bonus` points (see _bonus)."""
+        if self.named_bonus <= 0 or not a.concepts:
+            return scored
+        named = {self.router.index.tools[s.tool].name for s in scored} & a.concepts.keys()
+        if not named:
+            return scored
+        return self._bonus(scored, named, "named", self.named_bonus, lambda name: f"named: {name}")
 
     def _power_match(self, m: Match) -> PowerMatch:
         return PowerMatch(
