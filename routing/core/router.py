@@ -19,12 +19,14 @@ from routing.core.params import suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
 from routing.core.scoring import (
     Scored,
+    Signal,
     combine,
     match_patterns,
     score_action,
     score_example,
     score_keyword,
     score_semantic,
+    scored_for,
 )
 from routing.core.text import MAX_QUERY_CHARS
 from routing.dates import DateLexicon, load_date_lexicon
@@ -42,7 +44,7 @@ class Router:
     design = "tools"
     request_options = frozenset({"data_mode"})  # replay runs the fast path's pipeline on recorded data
 
-    def __init__(self, domain: Domain, *, date_lexicon: DateLexicon | None = None, encoder: Any = None):
+    def __init__(self, domain: Domain, *, date_lexicon: DateLexicon | None = None, encoder: Any = None, dense: bool = True):
         self.domain = domain
         self.date_lexicon = date_lexicon or load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml")
         self.index = RouterIndex(domain, self.date_lexicon)
@@ -52,6 +54,9 @@ class Router:
         self.learned = _learned_hook(domain, self.encoder)
         if self.learned is None and domain.settings.weights.learned > 0:
             self.domain = domain = _without_learned(domain)
+        # The dense list (routing.semantic.dense): the MiniLM transformer's ranking, fused with the
+        # lexical one by z-scores, for domains with few examples per tool, when it is built.
+        self.dense, self.dense_off = _dense_hook(domain) if dense else (None, None)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
         # Words that name a parameter ("status", "customer"): the query speaks of it, never a value.
         self.param_words = frozenset(w for t in domain.tools for p in t.params for w in p.name.casefold().split("_") if len(w) >= 3)
@@ -110,7 +115,32 @@ class Router:
         else:
             how = "a weighted sum of the signals, not calibrated" + (
                 " (calibration: fit is set, but there are no labelled questions to fit it on: add golden.yaml cases)" if wants_calibration(d) else "")
-        return {"source": source, "signals": signals, "calibrated": self.calibrator is not None, "how": how}
+        out = {"source": source, "signals": signals, "calibrated": self.calibrator is not None, "how": how}
+        if self.dense is not None:  # the weights a fused candidate's confidence is summed with
+            dw = self._dense_weights
+            out["signals"] = {k: round(getattr(dw, k), 4) for k in ("keyword", "pattern", "action", "example", "semantic", "learned")
+                              if k in signals or k == "semantic"}
+            out["dense"] = self.dense.describe()
+            out["how"] = ("the order: the lexical list and the dense list fused by z-scores; the confidence: " + how)
+        elif self.dense_off:
+            out["dense"] = {"used": False, "why": self.dense_off}
+        return out
+
+    @property
+    def _dense_weights(self):
+        """The weights a fused candidate's confidence is summed with: the lexical ones scaled by
+        1 - DENSE_SHARE, the dense cosine's part `semantic` DENSE_SHARE (the scale stays 0..1)."""
+        cached = self.__dict__.get("_dw")
+        if cached is None:
+            from routing.semantic.dense import DENSE_SHARE
+
+            w = self.domain.settings.weights
+            f = 1.0 - DENSE_SHARE
+            cached = self.domain.with_weights(keyword=w.keyword * f, pattern=w.pattern * f, action=w.action * f,
+                                              example=w.example * f, semantic=w.semantic * f + DENSE_SHARE,
+                                              learned=w.learned * f).settings.weights
+            self.__dict__["_dw"] = cached
+        return cached
 
     @property
     def name(self) -> str:
@@ -193,8 +223,29 @@ class Router:
         semantic = score_semantic(a, self.index, self.encoder) if w.semantic > 0 else {}
         learned = self.learned.score(a) if self.learned is not None else {}
         action = score_action(a, self.index, w)
-        scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
+        if self.dense is not None:
+            scored = self._fused(a, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
+        else:
+            scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
         return self.calibrate(a, scored)[:top]
+
+    def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:
+        """The lexical list (combine's order) and the dense list, fused by z-scores; each
+        candidate's confidence is the weighted sum with the dense cosine as its `semantic` part."""
+        from routing.semantic import dense as dn
+
+        lexical = combine(self.index, w, keyword, action, pattern, example, semantic, learned, top=dn.DEPTH)
+        ranked = self.dense.rank(a.text, dn.DEPTH)
+        fused = dn.zfuse([(1.0, [(s.tool, s.raw) for s in lexical]), (self.dense.weight, ranked)])
+        names = self.index.tools
+        order = sorted(fused, key=lambda t: (-round(fused[t], 9), names[t].name))[:top]
+        dense_signal = {}
+        for t, cos in ranked:
+            value = dn.dense_value(cos)
+            if value > 0:
+                dense_signal[t] = Signal(value=value, parts={"semantic": value}, evidence=[f"transformer cos {cos:.2f}"])
+        return scored_for(self.index, self._dense_weights, order, keyword, action, pattern, example,
+                          {**semantic, **dense_signal} if semantic else dense_signal, learned)
 
     def calibrate(self, a: QueryAnalysis, scored: list[Scored]) -> list[Scored]:
         """The top confidence as the probability it is right (routing.core.calibration), if fitted."""
@@ -292,6 +343,13 @@ def _semantic_hook(domain: Domain):
     from routing.semantic.signal import build_semantic  # numpy/model2vec only for domains that use it
 
     return build_semantic(domain)
+
+
+def _dense_hook(domain: Domain):
+    """(the dense list, None) or (None, why not) for describe()."""
+    from routing.semantic import dense
+
+    return dense.build_dense(domain)
 
 
 def _learned_hook(domain: Domain, semantic):
