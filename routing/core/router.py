@@ -116,29 +116,31 @@ class Router:
             how = "a weighted sum of the signals, not calibrated" + (
                 " (calibration: fit is set, but there are no labelled questions to fit it on: add golden.yaml cases)" if wants_calibration(d) else "")
         out = {"source": source, "signals": signals, "calibrated": self.calibrator is not None, "how": how}
-        if self.dense is not None:  # the weights a fused candidate's confidence is summed with
-            dw = self._dense_weights
-            out["signals"] = {k: round(getattr(dw, k), 4) for k in ("keyword", "pattern", "action", "example", "semantic", "learned")
-                              if k in signals or k == "semantic"}
-            out["dense"] = self.dense.describe()
+        if self.dense is not None:
+            from routing.semantic.dense import CEILING, FLOOR
+
+            signals["semantic"] = self.dense_cap
+            out["dense"] = {**self.dense.describe(), "confidence": (
+                f"the stronger of the lexical sum and {self.dense_cap} x the dense value ((cosine - {FLOOR}) / ({CEILING} - {FLOOR}), "
+                f"0 to 1): the dense list alone makes at best a weak match")}
             out["how"] = ("the order: the lexical list and the dense list fused by z-scores; the confidence: " + how)
         elif self.dense_off:
             out["dense"] = {"used": False, "why": self.dense_off}
         return out
 
     @property
-    def _dense_weights(self):
-        """The weights a fused candidate's confidence is summed with: the lexical ones scaled by
-        1 - DENSE_SHARE, the dense cosine's part `semantic` DENSE_SHARE (the scale stays 0..1)."""
+    def dense_cap(self) -> float:
+        """The most confidence the dense list alone gives (its value times this): below the
+        domain's `medium`, so an embedding alone makes at best a weak match. Its cosines are not
+        calibrated: on Seal-Tools the best tool's cosine is 0.5-0.65 whether it is right or not."""
+        return round(dense_cap_for(self.domain), 4)
+
+    @property
+    def _dense_only_weights(self):
         cached = self.__dict__.get("_dw")
         if cached is None:
-            from routing.semantic.dense import DENSE_SHARE
-
-            w = self.domain.settings.weights
-            f = 1.0 - DENSE_SHARE
-            cached = self.domain.with_weights(keyword=w.keyword * f, pattern=w.pattern * f, action=w.action * f,
-                                              example=w.example * f, semantic=w.semantic * f + DENSE_SHARE,
-                                              learned=w.learned * f).settings.weights
+            cached = self.domain.with_weights(keyword=0.0, pattern=0.0, action=0.0, example=0.0, semantic=self.dense_cap,
+                                              learned=0.0, fuzzy_penalty=0.0).settings.weights
             self.__dict__["_dw"] = cached
         return cached
 
@@ -231,7 +233,7 @@ class Router:
 
     def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:
         """The lexical list (combine's order) and the dense list, fused by z-scores; each
-        candidate's confidence is the weighted sum with the dense cosine as its `semantic` part."""
+        candidate's confidence is the stronger of its lexical sum and its capped dense value."""
         from routing.semantic import dense as dn
 
         lexical = combine(self.index, w, keyword, action, pattern, example, semantic, learned, top=dn.DEPTH)
@@ -244,8 +246,9 @@ class Router:
             value = dn.dense_value(cos)
             if value > 0:
                 dense_signal[t] = Signal(value=value, parts={"semantic": value}, evidence=[f"transformer cos {cos:.2f}"])
-        return scored_for(self.index, self._dense_weights, order, keyword, action, pattern, example,
-                          {**semantic, **dense_signal} if semantic else dense_signal, learned)
+        lexical_view = scored_for(self.index, w, order, keyword, action, pattern, example, semantic, learned)
+        dense_view = scored_for(self.index, self._dense_only_weights, order, {}, {}, {}, {}, dense_signal)
+        return [d if d.confidence > s.confidence else s for s, d in zip(lexical_view, dense_view)]
 
     def calibrate(self, a: QueryAnalysis, scored: list[Scored]) -> list[Scored]:
         """The top confidence as the probability it is right (routing.core.calibration), if fitted."""
@@ -343,6 +346,12 @@ def _semantic_hook(domain: Domain):
     from routing.semantic.signal import build_semantic  # numpy/model2vec only for domains that use it
 
     return build_semantic(domain)
+
+
+def dense_cap_for(domain: Domain) -> float:
+    from routing.semantic.dense import CAP_OF_MEDIUM
+
+    return CAP_OF_MEDIUM * domain.settings.thresholds.medium
 
 
 def _dense_hook(domain: Domain):

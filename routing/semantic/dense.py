@@ -38,7 +38,7 @@ DEPTH = 20  # how many of each list take part in the fusion
 # against 43 / 56 %). Chosen on those dev sets: README "Dense list".
 WEIGHT_DESCRIPTIONS_ONLY = 0.3
 WEIGHT_FEW_EXAMPLES = 1.0
-DENSE_SHARE = 0.3  # a fused candidate's confidence: 0.7 x the lexical sum + 0.3 x the dense value
+CAP_OF_MEDIUM = 0.8  # the dense list alone gives at most 0.8 x the domain's `medium` (Router.dense_cap)
 # The dense value of a cosine: 0 at or below FLOOR (unrelated texts: MiniLM gives -0.1..0.15), rising
 # linearly to 1 at CEILING (a question and its tool's description rarely pass 0.65).
 FLOOR = 0.15
@@ -92,10 +92,9 @@ class DenseList:
 
     def describe(self) -> dict:
         return {"used": True, "encoder": self.encoder.name, "texts": len(self.owners),
-                "vectors": "read from the cache" if self.cached else "encoded at build",
+                "vectors": "read from the cache" if self.cached else "encoded at build", "weight": self.weight,
                 "fusion": f"z-scores summed: each list's best {DEPTH} scores standardised, the dense list's weighted "
-                          f"{self.weight} (the lexical list's 1), a tool missing from a list counted at its lowest",
-                "confidence": f"{1 - DENSE_SHARE:.1f} x the lexical sum + {DENSE_SHARE:.1f} x (cosine - {FLOOR}) / ({CEILING} - {FLOOR}), between 0 and 1"}
+                          f"{self.weight} (the lexical list's 1), a tool missing from a list counted at its lowest"}
 
     def rank(self, text: str, depth: int = DEPTH) -> list[tuple[int, float]]:
         """The best `depth` tools, best first, with their cosine."""
