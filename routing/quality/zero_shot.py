@@ -8,7 +8,10 @@ is turned into an OpenAI `tools` list, imported with `import-tools` into a tempo
 top-1 / top-5 (is the right tool first / among the first five candidates), the tiers and how many
 questions come back not_found although the right tool ranks first, p50 / p99 per query, import
 and build seconds, peak resident memory; and, in the same run, a TF-IDF baseline (word unigrams,
-smooth idf, sublinear tf, cosine) over the same tool texts.
+smooth idf, sublinear tf, cosine) over the same tool texts. When the MiniLM encoder is built
+(`python -m routing build-encoder`; the router then fuses its dense list in), also MiniLM cosine
+alone over the same texts (`minilm_cosine`) and the router without the dense list
+(`router_without_dense`).
 """
 from __future__ import annotations
 
