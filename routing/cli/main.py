@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from routing.cli import cost, coverage, dates, domains, fake_llm, import_csv, import_tools, lexicon, mcp, quality, query, serve
+from routing.cli import cost, coverage, dates, domains, encoder, fake_llm, import_csv, import_tools, lexicon, mcp, quality, query, serve
 from routing.cli.common import EXIT_LEXICON, EXIT_OK, EXIT_USAGE, UsageError, dump
 from routing.core.errors import LexiconError
 from routing.core.lexicon import DEFAULT_LEXICON_ROOT
 
 # Every command module, in the order `--help` lists them.
-COMMANDS = (query, dates, domains, quality, coverage, import_csv, import_tools, lexicon, mcp, cost, serve, fake_llm)
+COMMANDS = (query, dates, domains, quality, coverage, import_csv, import_tools, lexicon, mcp, cost, serve, encoder, fake_llm)
 
 
 def build_parser() -> argparse.ArgumentParser:

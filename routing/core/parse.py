@@ -13,7 +13,7 @@ from routing.core.model import DATE_ROLES, KINDS, LanguageWords, PARAM_TYPES, Pa
 
 # ---------------------------------------------------------------- the keys each file may hold
 
-SETTINGS_KEYS = frozenset({"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "paths", "calibration", "enrich"})
+SETTINGS_KEYS = frozenset({"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "paths", "calibration", "enrich", "dense"})
 THRESHOLDS_KEYS = frozenset({"high", "medium", "low", "margin"})
 DATES_KEYS = frozenset({"week_start", "fiscal_year_start_month", "fiscal_year_label"})
 VAGUE_KEYS = frozenset({"words", "question"})
@@ -204,7 +204,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         c.add(_line(data, "name"), f"name {name!r} must match the folder name {folder_name!r}")
     if c.problems:
         raise LexiconError(c.problems)
-    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring"}  # others (paths, calibration, enrich) stay in extra
+    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring"}  # others (paths, calibration, enrich, dense) stay in extra
     return Settings(
         name=name,
         description=str(data.get("description") or ""),

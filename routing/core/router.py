@@ -19,12 +19,14 @@ from routing.core.params import suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
 from routing.core.scoring import (
     Scored,
+    Signal,
     combine,
     match_patterns,
     score_action,
     score_example,
     score_keyword,
     score_semantic,
+    scored_for,
 )
 from routing.core.text import MAX_QUERY_CHARS
 from routing.dates import DateLexicon, load_date_lexicon
@@ -43,7 +45,7 @@ class Router:
     target_noun = "tool"  # what a question routes to, in a person's word (as DomainDesign.target_noun)
     request_options = frozenset({"data_mode"})  # replay runs the fast path's pipeline on recorded data
 
-    def __init__(self, domain: Domain, *, date_lexicon: DateLexicon | None = None, encoder: Any = None):
+    def __init__(self, domain: Domain, *, date_lexicon: DateLexicon | None = None, encoder: Any = None, dense: bool = True):
         self.domain = domain
         self.date_lexicon = date_lexicon or load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml")
         self.index = RouterIndex(domain, self.date_lexicon)
@@ -53,6 +55,9 @@ class Router:
         self.learned = _learned_hook(domain, self.encoder)
         if self.learned is None and domain.settings.weights.learned > 0:
             self.domain = domain = _without_learned(domain)
+        # The dense list (routing.semantic.dense): the MiniLM transformer's ranking, fused with the
+        # lexical one by z-scores, for domains with few examples per tool, when it is built.
+        self.dense, self.dense_off = _dense_hook(domain) if dense else (None, None)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
         # Words that name a parameter ("status", "customer"): the query speaks of it, never a value.
         self.param_words = frozenset(w for t in domain.tools for p in t.params for w in p.name.casefold().split("_") if len(w) >= 3)
@@ -117,7 +122,34 @@ class Router:
         else:
             how = "a weighted sum of the signals, not calibrated" + (
                 " (calibration: fit is set, but there are no labelled questions to fit it on: add golden.yaml cases)" if wants_calibration(d) else "")
-        return {"source": source, "signals": signals, "calibrated": self.calibrator is not None, "how": how}
+        out = {"source": source, "signals": signals, "calibrated": self.calibrator is not None, "how": how}
+        if self.dense is not None:
+            from routing.semantic.dense import CEILING, FLOOR
+
+            signals["semantic"] = self.dense_cap
+            out["dense"] = {**self.dense.describe(), "confidence": (
+                f"the stronger of the lexical sum and {self.dense_cap} x the dense value ((cosine - {FLOOR}) / ({CEILING} - {FLOOR}), "
+                f"0 to 1): the dense list alone makes at best a weak match")}
+            out["how"] = ("the order: the lexical list and the dense list fused by z-scores; the confidence: " + how)
+        elif self.dense_off:
+            out["dense"] = {"used": False, "why": self.dense_off}
+        return out
+
+    @property
+    def dense_cap(self) -> float:
+        """The most confidence the dense list alone gives (its value times this): below the
+        domain's `medium`, so an embedding alone makes at best a weak match. Its cosines are not
+        calibrated: on Seal-Tools the best tool's cosine is 0.5-0.65 whether it is right or not."""
+        return round(dense_cap_for(self.domain), 4)
+
+    @property
+    def _dense_only_weights(self):
+        cached = self.__dict__.get("_dw")
+        if cached is None:
+            cached = self.domain.with_weights(keyword=0.0, pattern=0.0, action=0.0, example=0.0, semantic=self.dense_cap,
+                                              learned=0.0, fuzzy_penalty=0.0).settings.weights
+            self.__dict__["_dw"] = cached
+        return cached
 
     @property
     def name(self) -> str:
@@ -200,8 +232,30 @@ class Router:
         semantic = score_semantic(a, self.index, self.encoder) if w.semantic > 0 else {}
         learned = self.learned.score(a) if self.learned is not None else {}
         action = score_action(a, self.index, w)
-        scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
+        if self.dense is not None:
+            scored = self._fused(a, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
+        else:
+            scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
         return self.calibrate(a, scored)[:top]
+
+    def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:
+        """The lexical list (combine's order) and the dense list, fused by z-scores; each
+        candidate's confidence is the stronger of its lexical sum and its capped dense value."""
+        from routing.semantic import dense as dn
+
+        lexical = combine(self.index, w, keyword, action, pattern, example, semantic, learned, top=dn.DEPTH)
+        ranked = self.dense.rank(a.text, dn.DEPTH)
+        fused = dn.zfuse([(1.0, [(s.tool, s.raw) for s in lexical]), (self.dense.weight, ranked)])
+        names = self.index.tools
+        order = sorted(fused, key=lambda t: (-round(fused[t], 9), names[t].name))[:top]
+        dense_signal = {}
+        for t, cos in ranked:
+            value = dn.dense_value(cos)
+            if value > 0:
+                dense_signal[t] = Signal(value=value, parts={"semantic": value}, evidence=[f"transformer cos {cos:.2f}"])
+        lexical_view = scored_for(self.index, w, order, keyword, action, pattern, example, semantic, learned)
+        dense_view = scored_for(self.index, self._dense_only_weights, order, {}, {}, {}, {}, dense_signal)
+        return [d if d.confidence > s.confidence else s for s, d in zip(lexical_view, dense_view)]
 
     def calibrate(self, a: QueryAnalysis, scored: list[Scored]) -> list[Scored]:
         """The top confidence as the probability it is right (routing.core.calibration), if fitted."""
@@ -299,6 +353,19 @@ def _semantic_hook(domain: Domain):
     from routing.semantic.signal import build_semantic  # numpy/model2vec only for domains that use it
 
     return build_semantic(domain)
+
+
+def dense_cap_for(domain: Domain) -> float:
+    from routing.semantic.dense import CAP_OF_MEDIUM
+
+    return CAP_OF_MEDIUM * domain.settings.thresholds.medium
+
+
+def _dense_hook(domain: Domain):
+    """(the dense list, None) or (None, why not) for describe()."""
+    from routing.semantic import dense
+
+    return dense.build_dense(domain)
 
 
 def _learned_hook(domain: Domain, semantic):

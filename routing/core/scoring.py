@@ -320,6 +320,23 @@ def combine(
     return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic, learned) for t in _best(raw, tools, top)]
 
 
+def scored_for(index: RouterIndex, weights: Weights, tools: list[int], keyword, action, pattern, example, semantic,
+               learned=None) -> list[Scored]:
+    """combine's Scored (weighted sum and breakdown) for the given tools, in the given order: used
+    when the order comes from elsewhere (the reciprocal rank fusion of routing.semantic.dense)."""
+    learned = learned or {}
+    out = []
+    for t in tools:
+        k, p, e, m, lm = keyword.get(t), pattern.get(t), example.get(t), semantic.get(t), learned.get(t)
+        fuzzy_hits = max(k.fuzzy_hits if k else 0, p.fuzzy_hits if p else 0)
+        total = ((weights.keyword * k.value if k else 0.0) + (weights.pattern * p.value if p else 0.0)
+                 + weights.action * action.get(index.tools[t].kind, (0.0, ""))[0]
+                 + (weights.example * e.value if e else 0.0) + (weights.semantic * m.value if m else 0.0)
+                 + (weights.learned * lm.value if lm else 0.0) - weights.fuzzy_penalty * fuzzy_hits)
+        out.append(_scored(t, max(total, 0.0), index, weights, keyword, action, pattern, example, semantic, learned))
+    return out
+
+
 def example_only_raw(index: RouterIndex, weights: Weights, action, example: ExampleSignals, others: set[int], top: int) -> dict[int, float]:
     """combine's sum for each tool with an example score and no other signal, `wa * fit + we * value`
     (the loop's sum adds 0.0 for the absent signals, and x + 0.0 == x), kept only where it can rank.

@@ -8,7 +8,10 @@ is turned into an OpenAI `tools` list, imported with `import-tools` into a tempo
 top-1 / top-5 (is the right tool first / among the first five candidates), the tiers and how many
 questions come back not_found although the right tool ranks first, p50 / p99 per query, import
 and build seconds, peak resident memory; and, in the same run, a TF-IDF baseline (word unigrams,
-smooth idf, sublinear tf, cosine) over the same tool texts.
+smooth idf, sublinear tf, cosine) over the same tool texts. When the MiniLM encoder is built
+(`python -m routing build-encoder`; the router then fuses its dense list in), also MiniLM cosine
+alone over the same texts (`minilm_cosine`) and the router without the dense list
+(`router_without_dense`).
 """
 from __future__ import annotations
 
@@ -122,7 +125,7 @@ def _peak_rss_mb() -> float:
 
 
 def run_zero_shot(lexicons: Path, data: Path | None = None, *, split: str = "dev", limit: int | None = None,
-                  weights: dict | None = None) -> dict:
+                  weights: dict | None = None, lexical_too: bool = True) -> dict:
     from routing.core.router import Router
     from routing.quality.tool_import import import_tool_catalog
 
@@ -174,6 +177,29 @@ def run_zero_shot(lexicons: Path, data: Path | None = None, *, split: str = "dev
             "activated_precision": round(right_first_by_tier.get("activated", 0) / activated, 4) if activated else None,
             "confidence_made_by": router.describe().get("confidence"),
         }
+        if router.dense is not None:
+            # In the same run: MiniLM cosine alone over the same tool texts (the dense list by
+            # itself; the question's vector is the one routing just made), and the router
+            # without the dense list (the lexical signals alone, as before the encoder is built).
+            d1 = d5 = 0
+            for q, gold in questions:
+                ranked = [router.index.tools[t].name for t, _ in router.dense.rank(q, 5)]
+                d1 += ranked[:1] == [gold]
+                d5 += gold in ranked
+            out["minilm_cosine"] = {"top1": round(d1 / n, 4), "top5": round(d5 / n, 4),
+                                    "encoder": router.dense.encoder.name, "texts": "name words + description + parameters"}
+            if lexical_too:
+                lexical = Router(domain, dense=False)
+                l1 = l5 = 0
+                ltimes: list[float] = []
+                for q, gold in questions:
+                    s = time.perf_counter()
+                    names = [c["name"] for c in lexical.route(q, today="2026-01-22").candidates]
+                    ltimes.append((time.perf_counter() - s) * 1000)
+                    l1 += names[:1] == [gold]
+                    l5 += gold in names[:5]
+                out["router_without_dense"] = {"top1": round(l1 / n, 4), "top5": round(l5 / n, 4),
+                                               "p50_ms": round(statistics.median(ltimes), 3) if ltimes else 0.0}
         out["peak_rss_mb"] = _peak_rss_mb()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,181 @@
+"""The dense list: a domain's tools ranked by the real MiniLM transformer's cosine to the question,
+fused with the lexical list by z-scores (Router.score), for domains with few examples.
+
+Which domains: decided by data, never by name. A domain whose tools have on average fewer than
+DENSE_MAX_PER_TOOL example questions (a catalog known by its descriptions, a few-shot domain)
+gets the dense list when the encoder is built (`python -m routing build-encoder`); a domain with
+plenty of examples keeps its lexical and learned signals alone (they beat the dense retrievers
+there: CLINC150, Banking77). `dense: false` in a domain's settings turns it off; `dense: true`
+turns it on whatever the examples. Without the built encoder the domain routes as before and
+describe() says so.
+
+Each tool is known by one text (its name's words, description and parameters: routing.core.enrich)
+plus each of its example questions; a tool's cosine is its best text's. The tool vectors are
+encoded once and cached beside the domain (`.dense.npy`, keyed by the texts and the model), so
+only the first build of a catalog pays the transformer (4,076 tools: minutes on a busy 2-core
+machine); the question is encoded once per route.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+
+from routing.core.cachefile import write_cache
+from routing.core.enrich import tool_documents
+
+VERSION = 1
+# Examples per tool (on average) below this: the dense list is fused in. Measured at 0, 1 and 3
+# examples per intent (HWU64: +10-20 points top-1); the shipped tools domains (5.8-7.4 a tool) keep
+# their tuned lexical routing, and Banking77-size imports their learned model.
+DENSE_MAX_PER_TOOL = 4.0
+DEPTH = 20  # how many of each list take part in the fusion
+# The dense list's weight in the fusion (the lexical list's is 1), by what the domain has: with
+# no example question, the dense list compares a question with a description (MiniLM is weaker
+# there: Seal-Tools dev, dense alone 31.0 % top-1 against 37.0 % lexical); with a few examples,
+# a question with questions (HWU64 valid, 1 or 3 examples per intent: dense alone 56 / 67 %
+# against 43 / 56 %). Chosen on those dev sets: README "Dense list".
+WEIGHT_DESCRIPTIONS_ONLY = 0.3
+WEIGHT_FEW_EXAMPLES = 1.0
+CAP_OF_MEDIUM = 0.8  # the dense list alone gives at most 0.8 x the domain's `medium` (Router.dense_cap)
+# The dense value of a cosine: 0 at or below FLOOR (unrelated texts: MiniLM gives -0.1..0.15), rising
+# linearly to 1 at CEILING (a question and its tool's description rarely pass 0.65).
+FLOOR = 0.15
+CEILING = 0.65
+CACHE_FILE = ".dense.npy"
+
+
+def wants_dense(domain) -> bool:
+    """Whether this domain's data calls for the dense list (the settings may say so outright)."""
+    setting = domain.settings.extra.get("dense")
+    if setting is not None:
+        return bool(setting)
+    tools = [t for t in domain.tools]
+    if not tools:
+        return False
+    examples = sum(len(t.examples) for t in tools)
+    return examples < DENSE_MAX_PER_TOOL * len(tools)
+
+
+def tool_texts(domain) -> tuple[list[str], list[int]]:
+    texts, owners = [], []
+    for t, tool in enumerate(domain.tools):
+        docs = tool_documents(tool)
+        whole = " ; ".join(docs) if docs else tool.name
+        for text in [whole, *(e for _, e in tool.examples)]:
+            if text and text.strip():
+                texts.append(text)
+                owners.append(t)
+    return texts, owners
+
+
+class DenseList:
+    def __init__(self, domain, encoder, *, cache: Path | None = None):
+        self.encoder = encoder
+        texts, owners = tool_texts(domain)
+        self.owners = np.array(owners, dtype=np.int64)
+        self.n_tools = len(domain.tools)
+        key = hashlib.sha256(json.dumps([VERSION, encoder.name, getattr(encoder, "sha256", ""), texts],
+                                        ensure_ascii=False).encode("utf-8")).hexdigest()[:32]
+        path = cache or (Path(domain.root) / CACHE_FILE if getattr(domain, "root", None) else None)
+        self.matrix = _load(path, key, len(texts), encoder.dimension)
+        self.cached = self.matrix is not None
+        if self.matrix is None:
+            self.matrix = _encode_cached(encoder, texts) if texts else np.zeros((0, encoder.dimension), np.float32)
+            if path is not None:
+                buf = io.BytesIO()
+                np.save(buf, {"key": key, "matrix": self.matrix}, allow_pickle=True)
+                write_cache(path, lambda f: f.write(buf.getvalue()))
+        self.one_per_tool = len(np.unique(self.owners)) == len(self.owners)
+        self.weight = WEIGHT_FEW_EXAMPLES if any(t.examples for t in domain.tools) else WEIGHT_DESCRIPTIONS_ONLY
+
+    def describe(self) -> dict:
+        return {"used": True, "encoder": self.encoder.name, "texts": len(self.owners),
+                "vectors": "read from the cache" if self.cached else "encoded at build", "weight": self.weight,
+                "fusion": f"z-scores summed: each list's best {DEPTH} scores standardised, the dense list's weighted "
+                          f"{self.weight} (the lexical list's 1), a tool missing from a list counted at its lowest"}
+
+    def rank(self, text: str, depth: int = DEPTH) -> list[tuple[int, float]]:
+        """The best `depth` tools, best first, with their cosine."""
+        if not len(self.owners) or not text.strip():
+            return []
+        q = self.encoder.encode([text])[0]
+        sims = np.einsum("ij,j->i", self.matrix, q)  # not BLAS: its threads spin on a busy machine (5 ms against 0.5)
+        if self.one_per_tool:
+            best = np.full(self.n_tools, -2.0, dtype=np.float32)
+            best[self.owners] = sims
+        else:
+            best = np.full(self.n_tools, -2.0, dtype=np.float32)
+            np.maximum.at(best, self.owners, sims)
+        k = min(depth, int((best > -2).sum()))
+        if k <= 0:
+            return []
+        top = np.argpartition(-best, k - 1)[:k]
+        top = top[np.lexsort((top, -best[top]))]
+        return [(int(t), float(best[t])) for t in top]
+
+
+def _encode_cached(encoder, texts: list[str]) -> np.ndarray:
+    """Through the shared per-text cache (routing.semantic.encoders.CachedEncoder, SQLite under
+    ROUTING_EMBED_CACHE): a catalog imported again, or a tool edited, encodes only new texts."""
+    from routing.semantic.encoders import CachedEncoder
+
+    class _Keyed:  # the cache's key names the weights too, not only the model
+        name = f"{encoder.name}@{getattr(encoder, 'sha256', '')[:16]}"
+        dimension = encoder.dimension
+        encode = staticmethod(encoder.encode)
+
+    try:
+        return CachedEncoder(_Keyed()).encode(texts)
+    except (OSError, sqlite3.Error):  # a cache that cannot be used only costs time
+        return encoder.encode(texts)
+
+
+def _load(path: Path | None, key: str, rows: int, dim: int) -> np.ndarray | None:
+    if path is None:
+        return None
+    try:
+        z = np.load(path, allow_pickle=True).item()
+        m = np.asarray(z["matrix"], dtype=np.float32)
+        if z["key"] != key or m.shape != (rows, dim):
+            return None
+        return m
+    except (OSError, ValueError, KeyError, EOFError, AttributeError, TypeError):
+        return None
+
+
+def zfuse(lists: list[tuple[float, list[tuple[int, float]]]]) -> dict[int, float]:
+    """Score fusion by z-scores: per list (weight, [(tool, score), ...]), each score standardised
+    over the list (mean 0, standard deviation 1) and weighted; a tool missing from a list gets that
+    list's lowest z. Tried and measured against reciprocal rank fusion: README "Dense list"."""
+    zs = []
+    for weight, scored in lists:
+        if not scored:
+            continue
+        v = np.array([x for _, x in scored], dtype=np.float64)
+        mu, sd = float(v.mean()), float(v.std()) or 1.0
+        zs.append(({t: weight * (x - mu) / sd for t, x in scored}, weight * (float(v.min()) - mu) / sd))
+    tools = {t for z, _ in zs for t in z}
+    return {t: sum(z.get(t, low) for z, low in zs) for t in tools}
+
+
+def dense_value(cos: float) -> float:
+    return min(max((cos - FLOOR) / (CEILING - FLOOR), 0.0), 1.0)
+
+
+def build_dense(domain) -> tuple[DenseList | None, str | None]:
+    """(the domain's dense list, None), or (None, why not): the domain has plenty of examples or
+    says `dense: false` (why is None: nothing to say), or the encoder is not built."""
+    if not wants_dense(domain):
+        return None, None
+    from routing.semantic.minilm import dense_encoder, default_dir
+
+    encoder = dense_encoder()
+    if encoder is None:
+        return None, (f"few examples per tool, but the MiniLM transformer is not built at {default_dir()} "
+                      "(python -m routing build-encoder): routed on the lexical signals alone")
+    return DenseList(domain, encoder), None

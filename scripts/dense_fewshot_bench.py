@@ -1,0 +1,118 @@
+"""The dense list where a domain has few or no examples: HWU64's 64 intents imported with k example
+questions each (the first k of train.csv; k=0: known only by the intent's name, as a tool catalog),
+the valid (or test) questions routed with and without the dense list, in one run.
+
+    python scripts/dense_fewshot_bench.py [--k 0 1 3] [--split valid|test] [--limit N]
+
+Needs the built encoder (`python -m routing build-encoder`). Prints JSON: per k, top-1 / top-3 of the
+router with the dense list, without it (the lexical signals alone) and of MiniLM cosine alone, the
+tiers, and p50 per query.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from routing.core.lexicon import load_domain  # noqa: E402
+from routing.core.router import Router  # noqa: E402
+from routing.quality.importer import description_for, import_labelled_csv, tool_name_for  # noqa: E402
+from routing.quality.tool_import import import_tool_catalog  # noqa: E402
+from routing.quality.zero_shot import default_data  # noqa: E402
+
+
+def rows(path: Path) -> list[tuple[str, str]]:
+    with open(path, encoding="utf-8-sig") as f:
+        return [(r["text"], r["category"]) for r in csv.DictReader(f)]
+
+
+def build(root: Path, train: list[tuple[str, str]], k: int) -> str:
+    labels = sorted({c for _, c in train})
+    if k == 0:
+        tools = [{"type": "function", "function": {"name": tool_name_for(c), "description": description_for(c),
+                                                   "parameters": {"type": "object", "properties": {}}}} for c in labels]
+        (root / "catalog.json").write_text(json.dumps(tools), encoding="utf-8")
+        import_tool_catalog(root / "catalog.json", "fewshot", root=root)
+    else:
+        by: dict[str, list[str]] = defaultdict(list)
+        for text, c in train:
+            if len(by[c]) < k:
+                by[c].append(text)
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(["text", "category"])
+        for c in labels:
+            for text in by[c]:
+                w.writerow([text, c])
+        import_labelled_csv(buf.getvalue().encode("utf-8"), "fewshot", root=root, holdout=0.0)
+    return "fewshot"
+
+
+def measure(router: Router, questions: list[tuple[str, str]]) -> dict:
+    top1 = top3 = 0
+    tiers: Counter = Counter()
+    times = []
+    for q, gold in questions:
+        s = time.perf_counter()
+        r = router.route(q, today="2026-01-22")
+        times.append((time.perf_counter() - s) * 1000)
+        names = [c["name"] for c in r.candidates]
+        gold_name = tool_name_for(gold)
+        top1 += names[:1] == [gold_name]
+        top3 += gold_name in names[:3]
+        tiers[r.status.value] += 1
+    n = max(len(questions), 1)
+    return {"top1": round(top1 / n, 4), "top3": round(top3 / n, 4), "tiers": dict(tiers),
+            "p50_ms": round(statistics.median(times), 2) if times else 0.0}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--data", default=str(default_data().parent / "hwu64"))
+    p.add_argument("--k", type=int, nargs="+", default=[0, 1, 3])
+    p.add_argument("--split", choices=("valid", "test"), default="valid")
+    p.add_argument("--limit", type=int)
+    args = p.parse_args()
+    data = Path(args.data)
+    train = rows(data / "train.csv")
+    questions = rows(data / f"{args.split}.csv")[: args.limit]
+    out = {"data": str(data), "split": args.split, "questions": len(questions)}
+    for k in args.k:
+        tmp = Path(tempfile.mkdtemp(prefix="dense-fewshot-"))
+        try:
+            shutil.copytree(ROOT / "lexicons" / "_shared", tmp / "_shared")
+            domain = load_domain(build(tmp, train, k), tmp)
+            t0 = time.perf_counter()
+            fused = Router(domain)
+            build_s = round(time.perf_counter() - t0, 2)
+            if fused.dense is None:
+                out[f"k{k}"] = {"error": "no dense list: " + (fused.dense_off or "the domain has enough examples")}
+                continue
+            row = {"examples_per_intent": k, "build_s": build_s, "dense": fused.describe()["confidence"]["dense"],
+                   "with_dense": measure(fused, questions), "without_dense": measure(Router(domain, dense=False), questions)}
+            d1 = d3 = 0
+            for q, gold in questions:
+                ranked = [fused.index.tools[t].name for t, _ in fused.dense.rank(q, 3)]
+                d1 += ranked[:1] == [tool_name_for(gold)]
+                d3 += tool_name_for(gold) in ranked
+            row["minilm_cosine"] = {"top1": round(d1 / len(questions), 4), "top3": round(d3 / len(questions), 4)}
+            out[f"k{k}"] = row
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
