@@ -111,7 +111,8 @@ class Router:
         w = d.settings.weights
         signals = {k: v for k, v in (("keyword", w.keyword), ("pattern", w.pattern), ("action", w.action), ("example", w.example),
                                      ("semantic", w.semantic if self.encoder is not None else 0.0),
-                                     ("learned", w.learned if self.learned is not None else 0.0)) if v > 0}
+                                     ("learned", w.learned if self.learned is not None else 0.0),
+                                     ("agreement", w.agreement)) if v > 0}
         if self.calibrator is not None:
             how = "a weighted sum of the signals, mapped to the probability of being right by a calibration fitted on this domain's questions"
         else:
