@@ -20,6 +20,7 @@ from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
 from routing.core.scoring import (
     Scored,
     combine,
+    content_terms,
     match_patterns,
     score_action,
     score_example,
@@ -201,7 +202,8 @@ class Router:
         semantic = score_semantic(a, self.index, self.encoder) if w.semantic > 0 else {}
         learned = self.learned.score(a) if self.learned is not None else {}
         action = score_action(a, self.index, w)
-        scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
+        scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2),
+                         content_terms=content_terms(a) if w.agreement > 0 else 0)
         return self.calibrate(a, scored)[:top]
 
     def calibrate(self, a: QueryAnalysis, scored: list[Scored]) -> list[Scored]:

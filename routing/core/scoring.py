@@ -286,6 +286,7 @@ def combine(
     learned: dict[int, Signal] | None = None,
     *,
     top: int = 5,
+    content_terms: int = 0,
 ) -> list[Scored]:
     """Weighted sum of the signals for every candidate; the best `top` get their full breakdown.
 
@@ -320,7 +321,7 @@ def combine(
         if total > 0:
             raw[t] = total
     agreement: dict[int, Signal] = {}
-    if weights.agreement > 0 and raw:
+    if weights.agreement > 0 and raw and content_terms >= AGREEMENT_MIN_TERMS:
         leader = _best(raw, tools, 1)[0]
         sig = score_agreement(leader, keyword, example)
         if sig is not None:
@@ -328,6 +329,18 @@ def combine(
             raw[leader] += weights.agreement * sig.value  # the leader only rises: the ranking stays
     return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic, learned, agreement)
             for t in _best(raw, tools, top)]
+
+
+# The agreement signal needs a query that says at least this many things (distinct concepts, unknown
+# words, dates, numbers). One term alone ("show bills") is explained alike by every tool of that
+# record, and 000 wants those alternatives shown: a lead in phrasing there is no lead in content.
+AGREEMENT_MIN_TERMS = 2
+
+
+def content_terms(a: QueryAnalysis) -> int:
+    """How many things a query says: distinct concepts and unknown words, date ranges and numbers."""
+    keys = {(u.role, u.key) for u in a.units if u.role in ("concept", "literal", "number")}
+    return len(keys) + len(a.dates)
 
 
 def score_agreement(leader: int, keyword: dict[int, Signal], example) -> Signal | None:
