@@ -89,3 +89,27 @@ def test_agreement_weight_out_of_range_is_a_lexicon_error():
     with pytest.raises(LexiconError) as exc:
         domain_from_data("tiny", raw, root=ROOT / "lexicons", shared=load_shared_words(ROOT / "lexicons"))
     assert "scoring.agreement" in str(exc.value)
+
+
+@pytest.mark.parametrize("as_arrays", [False, True])
+def test_agreement_reads_the_examples_as_a_dict_or_as_arrays(as_arrays):
+    """Large domains hand the example scores over as arrays (routing.core.example_arrays): the same
+    value either way, and None as soon as another tool's examples are closer."""
+    import numpy as np
+
+    from routing.core.example_arrays import ExampleSignals
+    from routing.core.scoring import Signal, score_agreement
+
+    def examples(values):
+        if as_arrays:
+            v = np.array(values, dtype=float)
+            return ExampleSignals(v, v > 0, {}, [])
+        return {t: Signal(value=x, parts={"example": x}) for t, x in enumerate(values) if x > 0}
+
+    keyword = {0: Signal(value=0.9), 1: Signal(value=0.5)}
+    agreed = score_agreement(0, keyword, examples([0.8, 0.3, 0.1]))
+    # leads 0.4 (words) and 0.5 (examples): mean 0.45, times the weaker own value 0.8
+    assert agreed is not None and agreed.value == pytest.approx(0.36)
+    assert agreed.parts == {"agreement": agreed.value}
+    assert score_agreement(0, keyword, examples([0.4, 0.6, 0.1])) is None
+    assert score_agreement(1, keyword, examples([0.2, 0.9, 0.1])) is None, "the words prefer tool 0"
