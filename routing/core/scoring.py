@@ -324,9 +324,11 @@ def combine(
     if weights.agreement > 0 and raw and content_terms >= AGREEMENT_MIN_TERMS:
         leader = _best(raw, tools, 1)[0]
         sig = score_agreement(leader, keyword, example)
-        if sig is not None:
-            agreement[leader] = sig
-            raw[leader] += weights.agreement * sig.value  # the leader only rises: the ranking stays
+        # Only what it lifts below the cap of 1: a leader already there shows no agreement term.
+        gain = min(weights.agreement * sig.value, max(0.0, 1.0 - raw[leader])) if sig is not None else 0.0
+        if gain > 0:
+            agreement[leader] = Signal(value=gain / weights.agreement, parts={"agreement": gain / weights.agreement}, evidence=sig.evidence)
+            raw[leader] += gain  # the leader only rises: the ranking stays
     return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic, learned, agreement)
             for t in _best(raw, tools, top)]
 
