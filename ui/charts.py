@@ -23,6 +23,7 @@ SIGNAL_COLORS = {
     "example": "#b279a2",
     "semantic": "#eeca3b",
     "learned": "#8c6bb1",
+    "agreement": "#3b9ab2",
     "fuzzy_penalty": "#e45756",
 }
 SPARE_COLORS = ("#79706e", "#ff9da6", "#bab0ac", "#83bcb6", "#d67195")

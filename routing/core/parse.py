@@ -19,7 +19,7 @@ DATES_KEYS = frozenset({"week_start", "fiscal_year_start_month", "fiscal_year_la
 VAGUE_KEYS = frozenset({"words", "question"})
 SCORING_KEYS = frozenset({
     "keyword", "action", "pattern", "example", "semantic", "learned", "fuzzy_penalty", "default_kind", "kind_neutral", "kind_bonus",
-    "date_kinds", "example_verb_weight", "explicit_kinds", "identifier_kinds", "argument_kinds", "name_kinds",
+    "date_kinds", "example_verb_weight", "explicit_kinds", "identifier_kinds", "argument_kinds", "name_kinds", "agreement",
 })
 TOOLS_FILE_KEYS = frozenset({"tools"})
 # A tool's own keys, then the hybrid path's (routing.paths.config reads them from Tool.extra),
@@ -184,6 +184,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         example=num("example", 0.25),
         semantic=num("semantic", 0.0),
         learned=num("learned", 0.0),
+        agreement=num("agreement", 0.0),
         fuzzy_penalty=num("fuzzy_penalty", 0.03, 0.5),
         default_kind=default_kind,
         kind_neutral=num("kind_neutral", 0.4),

@@ -21,6 +21,7 @@ from routing.core.scoring import (
     Scored,
     Signal,
     combine,
+    content_terms,
     match_patterns,
     score_action,
     score_example,
@@ -116,7 +117,8 @@ class Router:
         w = d.settings.weights
         signals = {k: v for k, v in (("keyword", w.keyword), ("pattern", w.pattern), ("action", w.action), ("example", w.example),
                                      ("semantic", w.semantic if self.encoder is not None else 0.0),
-                                     ("learned", w.learned if self.learned is not None else 0.0)) if v > 0}
+                                     ("learned", w.learned if self.learned is not None else 0.0),
+                                     ("agreement", w.agreement)) if v > 0}
         if self.calibrator is not None:
             how = "a weighted sum of the signals, mapped to the probability of being right by a calibration fitted on this domain's questions"
         else:
@@ -232,10 +234,12 @@ class Router:
         semantic = score_semantic(a, self.index, self.encoder) if w.semantic > 0 else {}
         learned = self.learned.score(a) if self.learned is not None else {}
         action = score_action(a, self.index, w)
+        agreement_terms = content_terms(a) if w.agreement > 0 else 0
         if self.dense is not None:
             scored = self._fused(a, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
         else:
-            scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
+            scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2),
+                             content_terms=agreement_terms)
         return self.calibrate(a, scored)[:top]
 
     def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:

@@ -7,7 +7,9 @@
 
 A `Signal.value` is in [0, 1] and `Signal.parts` splits it among breakdown names. `combine` weighs
 them with the domain's `scoring:` weights into a sum (capped at 1) whose breakdown adds up to it.
-That sum is the confidence, unless the domain is calibrated: then routing.core.calibration turns
+A domain that weighs `agreement` adds one more term to the leading tool only: how far the lexicon's
+view and the examples' view agree that it comes first (score_agreement). That sum is the
+confidence, unless the domain is calibrated: then routing.core.calibration turns
 it into a probability and adds a `calibration` term to the breakdown (Router.calibrate).
 """
 from __future__ import annotations
@@ -284,6 +286,7 @@ def combine(
     learned: dict[int, Signal] | None = None,
     *,
     top: int = 5,
+    content_terms: int = 0,
 ) -> list[Scored]:
     """Weighted sum of the signals for every candidate; the best `top` get their full breakdown.
 
@@ -317,7 +320,71 @@ def combine(
         )
         if total > 0:
             raw[t] = total
-    return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic, learned) for t in _best(raw, tools, top)]
+    agreement: dict[int, Signal] = {}
+    if weights.agreement > 0 and raw and content_terms >= AGREEMENT_MIN_TERMS:
+        leader = _best(raw, tools, 1)[0]
+        sig = score_agreement(leader, keyword, example)
+        # Only what it lifts below the cap of 1: a leader already there shows no agreement term.
+        gain = min(weights.agreement * sig.value, max(0.0, 1.0 - raw[leader])) if sig is not None else 0.0
+        if gain > 0:
+            agreement[leader] = Signal(value=gain / weights.agreement, parts={"agreement": gain / weights.agreement}, evidence=sig.evidence)
+            raw[leader] += gain  # the leader only rises: the ranking stays
+    return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic, learned, agreement)
+            for t in _best(raw, tools, top)]
+
+
+# The agreement signal needs a query that says at least this many things (distinct concepts, unknown
+# words, dates, numbers). One term alone ("show bills") is explained alike by every tool of that
+# record, and 000 wants those alternatives shown: a lead in phrasing there is no lead in content.
+AGREEMENT_MIN_TERMS = 2
+
+
+def content_terms(a: QueryAnalysis) -> int:
+    """How many things a query says: distinct concepts and unknown words, date ranges and numbers."""
+    keys = {(u.role, u.key) for u in a.units if u.role in ("concept", "literal", "number")}
+    return len(keys) + len(a.dates)
+
+
+def score_agreement(leader: int, keyword: dict[int, Signal], example) -> Signal | None:
+    """How far two views of the query that are built apart agree on the leading tool, in [0, 1]:
+
+    the lexicon's view (the keyword signal: the share of the query's content words the tool's
+    terms and patterns explain) and the examples' view (likeness to its example questions). When
+    the leader is first in both (ties allowed), the value is the mean of its leads over the best
+    other tool in each view, times the weaker of its own two values: agreement on little evidence
+    says little. When either view puts another tool ahead, None: the views disagree, and the
+    weighted sum alone says how sure the router is. A question one tool explains in words and in
+    likeness, with no competitor close in either, is then as confident as it is clear."""
+    own_k = keyword[leader].value if leader in keyword else 0.0
+    sig = example.get(leader)
+    own_e = sig.value if sig is not None else 0.0
+    if own_k <= 0 or own_e <= 0:
+        return None
+    other_k = max((s.value for t, s in keyword.items() if t != leader), default=0.0)
+    other_e = _best_other_example(example, leader)
+    lead_k, lead_e = own_k - other_k, own_e - other_e
+    if lead_k < 0 or lead_e < 0:
+        return None
+    value = min(1.0, (lead_k + lead_e) / 2 * min(own_k, own_e))
+    if value <= 0:
+        return None
+    return Signal(value=value, parts={"agreement": value},
+                  evidence=[f"first in words (+{lead_k:.2f}) and in examples (+{lead_e:.2f})"])
+
+
+def _best_other_example(example, leader: int) -> float:
+    """The best example score of any tool but the leader (an array for many examples, else a dict)."""
+    if isinstance(example, ExampleSignals):
+        values = example.values * example.touched
+        if not len(values):
+            return 0.0
+        best = float(values.max())
+        if best > 0 and int(values.argmax()) == leader:
+            values = values.copy()
+            values[leader] = 0.0
+            best = float(values.max())
+        return best
+    return max((s.value for t, s in example.items() if t != leader), default=0.0)
 
 
 def scored_for(index: RouterIndex, weights: Weights, tools: list[int], keyword, action, pattern, example, semantic,
@@ -376,7 +443,7 @@ def _best(raw: dict[int, float], tools, top: int) -> list[int]:
 
 
 
-def _scored(t, total, index, weights, keyword, action, pattern, example, semantic, learned) -> Scored:
+def _scored(t, total, index, weights, keyword, action, pattern, example, semantic, learned, agreement=None) -> Scored:
     parts: dict[str, float] = {}
     evidence: list[str] = []
     fit, why = action.get(index.tools[t].kind, (0.0, ""))
@@ -388,6 +455,7 @@ def _scored(t, total, index, weights, keyword, action, pattern, example, semanti
         (example.get(t), weights.example, "like"),
         (semantic.get(t), weights.semantic, "semantic"),
         (learned.get(t), weights.learned, "learned"),
+        ((agreement or {}).get(t), weights.agreement, "agree"),
     ):
         if sig is None or w <= 0:
             continue
