@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Iterator
 
 from routing.quality.coverage_input import cell_text, detect_format
-from routing.quality.coverage_run import JobSpec, build_router_from, route_rows, workers_for
+from routing.quality.coverage_run import JobSpec, build_router_from, route_rows, workers_for, write_chunk
 
 REPO = Path(__file__).resolve().parents[2]
 SKIP_PARTS = (".history",)
@@ -118,7 +118,7 @@ class RayEngine:
         logging.getLogger("ray.data").setLevel(logging.WARNING)
         self.files = lexicon_snapshot(spec.root, spec.domain)
 
-    def results(self, skip: set[int]) -> Iterator[tuple[int, int, dict]]:
+    def results(self, skip: set[int]) -> Iterator[tuple[int, dict]]:
         import ray
 
         spec = self.spec
@@ -136,7 +136,7 @@ class RayEngine:
         for i, batch in enumerate(ds.iter_batches(batch_size=n, batch_format="pyarrow", drop_last=False)):
             if i in skip:
                 continue
-            yield i, i * n, {name: batch.column(name).to_pylist() for name in batch.schema.names}
+            yield i, write_chunk(Path(spec.out), i, i * n, {name: batch.column(name).to_pylist() for name in batch.schema.names})
 
     def close(self, cancel: bool = False) -> None:
         import ray
