@@ -229,6 +229,7 @@ def run_job(spec: JobSpec, *, progress: Callable[[int, int | None, float], None]
     _assemble(out, manifest)
     summary = summarise(manifest, engine=spec.engine, workers=engine.workers, routed_now=routed_now, elapsed_now=elapsed)
     summary["route_cache"] = spec.route_cache
+    summary["rows_routed_this_run"] = getattr(engine, "rows_routed", routed_now)  # a rerun routes only what is missing
     routed_all = sum(p.get("routed", p["rows"]) for p in manifest["parts"].values())
     summary["routed_questions"] = routed_all  # the rest repeated a question on the same day (see route_rows)
     summary["repeat_share"] = round(1 - routed_all / summary["rows"], 4) if summary["rows"] else 0.0
