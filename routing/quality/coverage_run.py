@@ -302,6 +302,10 @@ def pin_native_threads() -> None:
         threadpool_limits(1)
     except ImportError:  # threadpoolctl comes with scikit-learn; without it the variables still apply
         pass
+    import pyarrow as pa  # a worker writes its Parquet parts: one thread for that too
+
+    pa.set_cpu_count(1)
+    pa.set_io_thread_count(1)
 
 
 def _init_worker(root: str, domain: str, route_cache: bool = False) -> None:
