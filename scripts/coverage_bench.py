@@ -288,6 +288,7 @@ def cmd_purity(args) -> None:
     subprocess.run([sys.executable, "-m", "routing", "--lexicons", str(lex), "import-csv", str(half), "--domain", "b77half"], cwd=ROOT, check=True, capture_output=True)
     test = data / args.split
     out = work / "run"
+    load_before = load1()
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "routing", "--lexicons", str(lex), "coverage", str(test), "--domain", "b77half", "--out", str(out),
                     "--label-col", "category", "--today", "2026-01-22", "--quiet"], cwd=ROOT, check=True, capture_output=True)
@@ -318,7 +319,7 @@ def cmd_purity(args) -> None:
         "label_purity": round(own_label / max(1, len(uncovered)), 4),
         "largest_topic_share": round(max((len(v) for k, v in by_topic.items() if k >= 0), default=0) / max(1, len(uncovered)), 4),
         "unknown_intent_questions_routed_to_a_known_tool": sum(r["label"] not in known and r["status"] in ("activated", "multiple_matches") for r in results),
-        "wall_s": round(wall, 1), "topics_s": summary.get("topics_s"),
+        "wall_s": round(wall, 1), "topics_s": summary.get("topics_s"), "load_before": load_before, "load_after": load1(),
     }, indent=1))
 
 
@@ -349,7 +350,7 @@ def main() -> None:
     rp.add_argument("--part", default="0/1")
     rp.set_defaults(func=cmd_route_part)
     pu = sub.add_parser("purity")
-    pu.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "banking77"))
+    pu.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "banking77"), help="from a worktree: /work/shared/data/banking77")
     pu.add_argument("--split", default="test.csv")
     pu.add_argument("--seed", type=int, default=0)
     pu.set_defaults(func=cmd_purity)
