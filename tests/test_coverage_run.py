@@ -141,3 +141,23 @@ def test_cli_runs_and_names_a_missing_column(tmp_path, capsys):
     assert code == 2 and err["error"]["code"] == "BAD_ARGUMENTS"
     assert "no question column 'question'" in err["error"]["message"] and "text" in err["error"]["message"]
     assert main(["coverage", str(path), "--domain", "nope", "--quiet"]) == 2
+
+
+def test_route_cache_answers_repeats_across_chunks_as_routing_would(tmp_path):
+    """--route-cache: a question asked again on the same day in a later chunk is answered from the
+    worker's memory with the same answer; one asked on another day (its dates mean something else)
+    is routed again; the summary says how many rows were repeats."""
+    base = golden_rows(40)
+    again = [dict(r) for r in base]  # the same questions, same days, in later chunks
+    other_day = [dict(r, asked="2026-03-05T10:00:00") for r in base]
+    rows = base + again + other_day
+    path = write_csv(tmp_path / "log.csv", rows)
+    plain = run_job(spec(tmp_path, path, out="plain", workers=2, chunk_rows=10))
+    cached = run_job(spec(tmp_path, path, out="cached", workers=1, chunk_rows=10, route_cache=True))
+    a, b = results(tmp_path / "plain"), results(tmp_path / "cached")
+    assert [{k: r[k] for k in COMPARED + ("correct", "unknown_words")} for r in a] == [{k: r[k] for k in COMPARED + ("correct", "unknown_words")} for r in b]
+    assert plain["route_cache"] is False and plain["routed_questions"] == len(rows)  # chunks of 10 hold no repeat here
+    assert cached["route_cache"] is True
+    # One worker: every distinct (question, day) is routed once, whichever chunk it is in.
+    assert cached["routed_questions"] == len({(r["text"], r["asked"][:10]) for r in rows}) < len(rows)
+    assert cached["repeat_share"] == round(1 - cached["routed_questions"] / len(rows), 4) > 0

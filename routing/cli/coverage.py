@@ -34,7 +34,7 @@ def cmd_coverage(args) -> int:
         input=args.file, domain=args.domain, root=args.lexicons, out=out, today=today,
         columns=Columns(text=args.text_col, label=args.label_col, time=args.time_col), fmt=args.format,
         engine=args.engine, workers=args.workers or 0, chunk_rows=args.chunk_rows, address=args.address,
-        topics=not args.no_topics,
+        topics=not args.no_topics, route_cache=args.route_cache,
     )
     quiet = args.quiet
 
@@ -49,7 +49,7 @@ def cmd_coverage(args) -> int:
     except JobInterrupted as exc:
         print(f"\n{exc}", file=sys.stderr, flush=True)
         return EXIT_INTERRUPTED
-    brief = {k: summary.get(k) for k in ("domain", "rows", "engine", "workers", "throughput_qps", "tiers", "uncovered", "uncovered_share", "labelled")}
+    brief = {k: summary.get(k) for k in ("domain", "rows", "engine", "workers", "throughput_qps", "tiers", "uncovered", "uncovered_share", "labelled", "routed_questions", "repeat_share", "route_cache")}
     brief["topics"] = [{"name": t["name"], "size": t["size"], "fix": t["fix"]["summary"]} for t in summary.get("topics", [])[:10]]
     brief["out"] = str(Path(out).resolve())
     print(json.dumps(brief, ensure_ascii=False, indent=2))
@@ -71,5 +71,8 @@ def register(sub) -> None:
     c.add_argument("--format", choices=("csv", "jsonl", "parquet", "text"), default=None, help="default: from the file's suffix")
     c.add_argument("--chunk-rows", type=int, default=5000, help="questions per chunk (per output part)")
     c.add_argument("--no-topics", action="store_true", help="skip grouping the uncovered questions into topics")
+    c.add_argument("--route-cache", action="store_true",
+                   help="local engine: each worker remembers every (question, reference date) it routed, across chunks, and "
+                        "answers a repeat from memory (same answer; the summary says how many rows were repeats)")
     c.add_argument("--quiet", action="store_true", help="no progress on stderr")
     c.set_defaults(func=cmd_coverage)

@@ -11,8 +11,11 @@ copy of the lexicons, and every actor routes with exactly the lexicon version th
 
 `--address` joins an existing cluster (`ray start --head` / KubeRay / Anyscale); without it a local
 Ray is started with as many CPUs as workers (at least 2) and shut down at the end. A rerun of an
-interrupted job writes only the chunks still missing, but Ray reads and routes the file again
-(Ray Data has no row offset to start from); the local engine skips the routing too.
+interrupted job routes only the chunks still missing, like the local engine: Ray Data has no row
+offset to start from, so the driver reads the file once into the object store, cuts it at the
+chunk boundaries (`split_at_indices`), numbers the rows of the missing pieces (a `_row` column,
+block by block, in the object store) and routes a dataset of those blocks in order; every chunk
+written is checked to start at its row.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import Iterator
 
 from routing.quality.coverage_input import cell_text, detect_format
-from routing.quality.coverage_run import JobSpec, build_router_from, route_rows, workers_for
+from routing.quality.coverage_run import JobSpec, build_router_from, route_rows, workers_for, write_chunk
 
 REPO = Path(__file__).resolve().parents[2]
 SKIP_PARTS = (".history",)
@@ -67,7 +70,10 @@ class RouterActor:
         times = [cell_text(v) for v in batch.column(time_col).to_pylist()] if time_col else [None] * n
         cols = route_rows(self.router, texts, labels, times, self.today)
         schema = result_schema()
-        return pa.Table.from_pydict(cols, schema=pa.schema([f for f in schema if f.name != "row"]))
+        table = pa.Table.from_pydict(cols, schema=pa.schema([f for f in schema if f.name != "row"]))
+        if "_row" in batch.schema.names:  # a rerun's rows carry their row number
+            table = table.append_column("_row", batch.column("_row"))
+        return table
 
 
 def read_dataset(spec: JobSpec):
@@ -94,6 +100,31 @@ def read_dataset(spec: JobSpec):
     return ray.data.read_text(spec.input, drop_empty_lines=True, file_extensions=None)
 
 
+def _numbered(pieces, chunks: list[int], n: int):
+    """The pieces named by `chunks` (piece i holds rows i*n..), as one dataset of their blocks in
+    order, each row with its row number in a `_row` column."""
+    import pyarrow as pa
+    import ray
+
+    @ray.remote
+    def rows_of(block) -> int:
+        return block.num_rows
+
+    @ray.remote
+    def numbered(block, first: int):
+        return block.append_column("_row", pa.array(range(first, first + block.num_rows), type=pa.int64()))
+
+    refs = []
+    for i in chunks:
+        blocks = pieces[i].to_arrow_refs()
+        first = i * n
+        for block, rows in zip(blocks, ray.get([rows_of.remote(b) for b in blocks])):
+            if rows:
+                refs.append(numbered.remote(block, first))
+                first += rows
+    return ray.data.from_arrow_refs(refs)
+
+
 class RayEngine:
     def __init__(self, spec: JobSpec, router):
         import ray
@@ -118,11 +149,22 @@ class RayEngine:
         logging.getLogger("ray.data").setLevel(logging.WARNING)
         self.files = lexicon_snapshot(spec.root, spec.domain)
 
-    def results(self, skip: set[int]) -> Iterator[tuple[int, int, dict]]:
+    def results(self, skip: set[int]) -> Iterator[tuple[int, dict]]:
         import ray
 
         spec = self.spec
+        n = spec.chunk_rows
         ds = read_dataset(spec)
+        chunks: list[int] | None = None  # the chunk index of each batch routed, when some are skipped
+        if skip:
+            ds = ds.materialize()  # read once; counted and cut without reading again
+            total = ds.count()
+            count = -(-total // n)
+            chunks = [i for i in range(count) if i not in skip]
+            if not chunks:
+                return
+            pieces = ds.split_at_indices([i * n for i in range(1, count)])  # piece i is chunk i
+            ds = _numbered(pieces, chunks, n)
         fmt = detect_format(spec.input, spec.fmt)
         text_col = "text" if fmt == "text" else spec.columns.text
         ds = ds.map_batches(
@@ -132,11 +174,19 @@ class RayEngine:
                                        time_col=spec.columns.time if fmt != "text" else None, fmt=fmt),
             batch_size=min(spec.chunk_rows, 1000), batch_format="pyarrow", compute=ray.data.ActorPoolStrategy(size=self.workers), num_cpus=1,
         )
-        n = spec.chunk_rows
-        for i, batch in enumerate(ds.iter_batches(batch_size=n, batch_format="pyarrow", drop_last=False)):
+        self.rows_routed = 0
+        # Every piece but the file's last holds exactly n rows, so batches of n are whole chunks.
+        for j, batch in enumerate(ds.iter_batches(batch_size=n, batch_format="pyarrow", drop_last=False)):
+            i = chunks[j] if chunks is not None else j
+            self.rows_routed += batch.num_rows
             if i in skip:
                 continue
-            yield i, i * n, {name: batch.column(name).to_pylist() for name in batch.schema.names}
+            if "_row" in batch.schema.names:
+                rows = batch.column("_row").to_pylist()
+                if rows != list(range(i * n, i * n + batch.num_rows)):
+                    raise RuntimeError(f"Ray returned chunk {i} out of order (rows {rows[0]}..{rows[-1]}): nothing of it was written")
+                batch = batch.drop_columns(["_row"])
+            yield i, write_chunk(Path(spec.out), i, i * n, {name: batch.column(name).to_pylist() for name in batch.schema.names})
 
     def close(self, cancel: bool = False) -> None:
         import ray

@@ -55,54 +55,64 @@ def result_schema():
 # ------------------------------------------------------------------ one question, routed
 
 
-def route_rows(router, texts: list[str], labels: list[str | None], times: list[str | None], today: str) -> dict[str, list]:
-    """Route each question once (on the day it was asked when a time says so, else `today`) and
-    keep what the summary and the page need. The one function every engine calls."""
-    from routing.quality.gaps import unknown_words
+_SHARED = ("status", "top", "confidence", "top3", "path", "error", "unknown_words", "ms")
+ROUTE_CACHE_MAX = 200_000  # entries of a worker's route cache before it is emptied (flat memory)
 
+
+def route_rows(router, texts: list[str], labels: list[str | None], times: list[str | None], today: str,
+               cache: dict | None = None, counts: dict | None = None) -> dict[str, list]:
+    """Route each question once (on the day it was asked when a time says so, else `today`) and
+    keep what the summary and the page need. The one function every engine calls.
+
+    A question asked again with the same reference date is routed once: within this call always,
+    and across calls when the caller passes a `cache` (a dict it owns for one router: a worker's
+    route cache). The key is the exact text and the reference date it is routed on, so a cached
+    answer is the one routing would give again (ms is the first routing's). `counts["routed"]`
+    adds how many questions were really routed."""
     out: dict[str, list] = {name: [] for name, _ in RESULT_FIELDS if name != "row"}
-    seen: dict[tuple[str, str | None], int] = {}  # a question asked again the same day: routed once
+    memo: dict = cache if cache is not None else {}
+    routed = 0
     for text, label, when in zip(texts, labels, times):
         day = day_of(when)
-        again = seen.get((text, day))
-        if again is not None:
-            for name in ("status", "top", "confidence", "top3", "path", "error", "unknown_words", "ms"):
-                out[name].append(out[name][again])
-            out["text"].append(text), out["label"].append(label), out["time"].append(when), out["day"].append(day)
-            out["correct"].append((out["top"][again] == label) if label else None)
-            continue
-        seen[(text, day)] = len(out["text"])
-        try:
-            result = router.route(text, today=day or today)
-        except Exception as exc:  # noqa: BLE001 - one bad line never stops a million
-            out["text"].append(text), out["label"].append(label), out["time"].append(when), out["day"].append(day)
-            out["status"].append("error"), out["top"].append(None), out["confidence"].append(0.0), out["top3"].append("")
-            out["path"].append(""), out["error"].append(f"{type(exc).__name__}: {exc}"[:200]), out["unknown_words"].append("")
-            out["correct"].append(False if label else None), out["ms"].append(0.0)
-            continue
-        status = result.status.value
-        cands = result.ranked_candidates
-        top = result.top_tool  # an ambiguous name's players are a clarification, never a tool hit
-        confidence = result.top.confidence if result.top else (cands[0]["confidence"] if cands else 0.0)
-        top3 = [c["name"] for c in cands[:3]] or [m.name for m in result.matches[:3]]
-        if status in UNCOVERED or status == "needs_clarification":
-            unknown = " ".join(unknown_words({"tokens": result.tokens}))
-        else:
-            unknown = ""
+        key = (text, day or today)
+        fields = memo.get(key)
+        if fields is None:
+            fields = _route_one(router, text, day or today)
+            routed += 1
+            if cache is not None and len(memo) >= ROUTE_CACHE_MAX:
+                memo.clear()
+            memo[key] = fields
         out["text"].append(text)
         out["label"].append(label)
         out["time"].append(when)
         out["day"].append(day)
-        out["status"].append(status)
-        out["top"].append(top)
-        out["confidence"].append(round(float(confidence), 6))
-        out["top3"].append("|".join(top3))
-        out["path"].append(result.path.value)
-        out["error"].append(result.error.code if result.error else None)
-        out["unknown_words"].append(unknown)
-        out["correct"].append((top == label) if label else None)
-        out["ms"].append(round(float(result.timing_ms), 4))
+        for name, value in zip(_SHARED, fields):
+            out[name].append(value)
+        out["correct"].append((fields[1] == label) if label else None)
+    if counts is not None:
+        counts["routed"] = counts.get("routed", 0) + routed
     return out
+
+
+def _route_one(router, text: str, today: str) -> tuple:
+    """The result fields of one question (in _SHARED's order); an error is a row, never a stop."""
+    from routing.quality.gaps import unknown_words
+
+    try:
+        result = router.route(text, today=today)
+    except Exception as exc:  # noqa: BLE001 - one bad line never stops a million
+        return ("error", None, 0.0, "", "", f"{type(exc).__name__}: {exc}"[:200], "", 0.0)
+    status = result.status.value
+    cands = result.ranked_candidates
+    top = result.top_tool  # an ambiguous name's players are a clarification, never a tool hit
+    confidence = result.top.confidence if result.top else (cands[0]["confidence"] if cands else 0.0)
+    top3 = [c["name"] for c in cands[:3]] or [m.name for m in result.matches[:3]]
+    if status in UNCOVERED or status == "needs_clarification":
+        unknown = " ".join(unknown_words({"tokens": result.tokens}))
+    else:
+        unknown = ""
+    return (status, top, round(float(confidence), 6), "|".join(top3), result.path.value,
+            result.error.code if result.error else None, unknown, round(float(result.timing_ms), 4))
 
 
 def build_router_from(root: str | Path, domain: str):
@@ -129,6 +139,7 @@ class JobSpec:
     chunk_rows: int = 5000
     address: str | None = None  # ray: an existing cluster
     topics: bool = True
+    route_cache: bool = False  # a worker remembers every (question, reference date) it routed, across chunks
 
     def identity(self, fingerprint: str) -> dict:
         """What must be equal for a rerun to continue the chunks already written."""
@@ -195,10 +206,9 @@ def run_job(spec: JobSpec, *, progress: Callable[[int, int | None, float], None]
     else:
         raise ValueError(f"unknown engine {spec.engine!r}: use local or ray")
     try:
-        for chunk_index, start, columns in engine.results(skip=done):
-            n = len(columns["text"])
-            _write_part(out, chunk_index, start, columns)
-            manifest["parts"][str(chunk_index)] = {"start": start, "rows": n, "stats": chunk_stats(columns)}
+        for chunk_index, entry in engine.results(skip=done):  # the engine has written the part
+            n = entry["rows"]
+            manifest["parts"][str(chunk_index)] = entry
             routed_now += n
             kept += n
             _save_json(out / MANIFEST, manifest)
@@ -218,6 +228,11 @@ def run_job(spec: JobSpec, *, progress: Callable[[int, int | None, float], None]
     log(f"routed {routed_now:,} questions in {elapsed:.1f} s ({routed_now / elapsed if elapsed else 0:,.0f}/s); writing results")
     _assemble(out, manifest)
     summary = summarise(manifest, engine=spec.engine, workers=engine.workers, routed_now=routed_now, elapsed_now=elapsed)
+    summary["route_cache"] = spec.route_cache
+    summary["rows_routed_this_run"] = getattr(engine, "rows_routed", routed_now)  # a rerun routes only what is missing
+    routed_all = sum(p.get("routed", p["rows"]) for p in manifest["parts"].values())
+    summary["routed_questions"] = routed_all  # the rest repeated a question on the same day (see route_rows)
+    summary["repeat_share"] = round(1 - routed_all / summary["rows"], 4) if summary["rows"] else 0.0
     if spec.topics:
         from routing.quality.topics import topics_for_run
 
@@ -239,12 +254,14 @@ class LocalEngine:
         self.workers = workers_for(spec.workers)
         # spawn: a clean interpreter per worker (no forked threads of the parent, e.g. Streamlit's).
         self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=mp.get_context("spawn"),
-                                        initializer=_init_worker, initargs=(str(spec.root), spec.domain))
+                                        initializer=_init_worker, initargs=(str(spec.root), spec.domain, spec.route_cache))
 
-    def results(self, skip: set[int]) -> Iterator[tuple[int, int, dict]]:
+    def results(self, skip: set[int]) -> Iterator[tuple[int, dict]]:
+        """(chunk index, manifest entry) in file order; each worker writes its chunk's part itself
+        and sends back only the chunk's counts (no per-question objects cross processes back)."""
         chunks = (c for c in read_chunks(self.spec.input, self.spec.columns, chunk_rows=self.spec.chunk_rows, fmt=self.spec.fmt) if c.index not in skip)
         in_flight: dict = {}
-        ready: dict[int, tuple[int, dict]] = {}
+        ready: dict[int, dict] = {}
         order: list[int] = []
         limit = self.workers * 2  # enough to keep every worker busy, few enough for flat memory
         exhausted = False
@@ -254,7 +271,7 @@ class LocalEngine:
                 if chunk is None:
                     exhausted = True
                     break
-                fut = self.pool.submit(_route_chunk, chunk.texts, chunk.labels, chunk.times, self.spec.today)
+                fut = self.pool.submit(_route_chunk, self.spec.out, chunk.index, chunk.start, chunk.texts, chunk.labels, chunk.times, self.spec.today)
                 in_flight[fut] = chunk
                 order.append(chunk.index)
             if not in_flight:
@@ -262,11 +279,10 @@ class LocalEngine:
             finished, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
             for fut in finished:
                 chunk = in_flight.pop(fut)
-                ready[chunk.index] = (chunk.start, fut.result())
+                ready[chunk.index] = fut.result()
             while order and order[0] in ready:  # hand chunks back in file order
                 idx = order.pop(0)
-                start, cols = ready.pop(idx)
-                yield idx, start, cols
+                yield idx, ready.pop(idx)
 
     def close(self, cancel: bool = False) -> None:
         self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
@@ -275,15 +291,36 @@ class LocalEngine:
 _WORKER: dict = {}
 
 
-def _init_worker(root: str, domain: str) -> None:
+def pin_native_threads() -> None:
+    """One thread for numpy's BLAS / OpenMP in this process: a pool already has a process per core,
+    and each worker's BLAS spinning up a thread per core too would oversubscribe them."""
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+        os.environ[var] = "1"  # for libraries loaded from now on
+    try:  # and for any already loaded
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(1)
+    except ImportError:  # threadpoolctl comes with scikit-learn; without it the variables still apply
+        pass
+    import pyarrow as pa  # a worker writes its Parquet parts: one thread for that too
+
+    pa.set_cpu_count(1)
+    pa.set_io_thread_count(1)
+
+
+def _init_worker(root: str, domain: str, route_cache: bool = False) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it keeps what is done
+    pin_native_threads()
     _WORKER["router"] = build_router_from(root, domain)
+    _WORKER["cache"] = {} if route_cache else None  # for this router only (one lexicon version, one job)
 
 
-def _route_chunk(texts, labels, times, today) -> dict:
-    return route_rows(_WORKER["router"], texts, labels, times, today)
+def _route_chunk(out, index, start, texts, labels, times, today) -> dict:
+    counts: dict = {}
+    columns = route_rows(_WORKER["router"], texts, labels, times, today, cache=_WORKER["cache"], counts=counts)
+    return write_chunk(Path(out), index, start, columns, routed=counts["routed"])
 
 
 # ------------------------------------------------------------------ files
@@ -291,7 +328,9 @@ def _route_chunk(texts, labels, times, today) -> dict:
 
 def _save_json(path: Path, obj) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(obj, ensure_ascii=False, indent=1), encoding="utf-8")
+    # the manifest is rewritten after every chunk: compact, or a million questions spend seconds on spaces
+    indent = None if path.name == MANIFEST else 1
+    tmp.write_text(json.dumps(obj, ensure_ascii=False, indent=indent, separators=(",", ":") if indent is None else None), encoding="utf-8")
     os.replace(tmp, path)
 
 
@@ -305,6 +344,14 @@ def _load_manifest(out: Path) -> dict | None:
 
 def part_path(out: Path, index: int) -> Path:
     return out / PARTS / f"part-{index:06d}.parquet"
+
+
+def write_chunk(out: Path, index: int, start: int, columns: dict, routed: int | None = None) -> dict:
+    """Write one chunk's part (atomically) and return its manifest entry: where it starts, its
+    rows, how many of them were really routed (the rest repeated a question), and its counts."""
+    _write_part(out, index, start, columns)
+    n = len(columns["text"])
+    return {"start": start, "rows": n, "routed": n if routed is None else routed, "stats": chunk_stats(columns)}
 
 
 def _write_part(out: Path, index: int, start: int, columns: dict) -> None:
