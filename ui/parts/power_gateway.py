@@ -143,8 +143,6 @@ def render(result: dict, entry: dict, *, key: str, latest: bool) -> None:
 @st.fragment
 def _gateway_part(result: dict, entry: dict, domain: str, key: str, latest: bool) -> None:
     """A fragment: Activate (which may start a server for seconds) greys only this part of the card."""
-    if entry.pop("_rerun_app", False):
-        st.rerun()  # the activation landed: the whole page (context panel, address bar) follows
     left, right = st.columns([3, 2], gap="medium")
     with right:
         activations = entry.get(ACTIVATIONS) or {}
@@ -159,6 +157,10 @@ def _gateway_part(result: dict, entry: dict, domain: str, key: str, latest: bool
             st.code(json.dumps(agent_view(result), indent=2, ensure_ascii=False), language="json", height=380 if latest else 200, wrap_lines=True)
     with left:
         _choices(result, entry, domain, key)
+    if entry.pop("_rerun_app", False):
+        # The activation landed and this part already shows it; then the whole page (context panel,
+        # address bar) follows in an ordinary, quick rerun, not one that waits on the server start.
+        st.rerun()
 
 
 def _choices(result: dict, entry: dict, domain: str, key: str) -> None:
