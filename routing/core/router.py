@@ -5,6 +5,7 @@ import time
 import unicodedata
 from dataclasses import replace
 from datetime import date
+from functools import cached_property
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -144,14 +145,10 @@ class Router:
         calibrated: on Seal-Tools the best tool's cosine is 0.5-0.65 whether it is right or not."""
         return round(dense_cap_for(self.domain), 4)
 
-    @property
+    @cached_property
     def _dense_only_weights(self):
-        cached = self.__dict__.get("_dw")
-        if cached is None:
-            cached = self.domain.with_weights(keyword=0.0, pattern=0.0, action=0.0, example=0.0, semantic=self.dense_cap,
-                                              learned=0.0, fuzzy_penalty=0.0).settings.weights
-            self.__dict__["_dw"] = cached
-        return cached
+        return self.domain.with_weights(keyword=0.0, pattern=0.0, action=0.0, example=0.0, semantic=self.dense_cap,
+                                        learned=0.0, fuzzy_penalty=0.0).settings.weights
 
     @property
     def name(self) -> str:
@@ -234,12 +231,11 @@ class Router:
         semantic = score_semantic(a, self.index, self.encoder) if w.semantic > 0 else {}
         learned = self.learned.score(a) if self.learned is not None else {}
         action = score_action(a, self.index, w)
-        agreement_terms = content_terms(a) if w.agreement > 0 else 0
         if self.dense is not None:
             scored = self._fused(a, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
         else:
             scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2),
-                             content_terms=agreement_terms)
+                             content_terms=content_terms(a) if w.agreement > 0 else 0)
         return self.calibrate(a, scored)[:top]
 
     def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:

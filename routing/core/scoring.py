@@ -294,7 +294,6 @@ def combine(
     confidence, then by name (A-Z); ties at the cap of 1.0 are broken the same way."""
     learned = learned or {}
     tools = index.tools
-    wk, wp, wa, we, ws, wl = weights.keyword, weights.pattern, weights.action, weights.example, weights.semantic, weights.learned
     raw: dict[int, float] = {}
     if isinstance(example, ExampleSignals) and math.isfinite(weights.fuzzy_penalty):
         # Many tools with only an example score: their sums as array work, Signals for the few that can rank.
@@ -303,21 +302,7 @@ def combine(
     else:
         candidates = set(keyword) | set(pattern) | {t for t, s in example.items() if s.value > 0} | set(semantic) | set(learned)
     for t in candidates:
-        k = keyword.get(t)
-        p = pattern.get(t)
-        e = example.get(t)
-        m = semantic.get(t)
-        lm = learned.get(t)
-        fuzzy_hits = max(k.fuzzy_hits if k else 0, p.fuzzy_hits if p else 0)
-        total = (
-            (wk * k.value if k else 0.0)
-            + (wp * p.value if p else 0.0)
-            + wa * action.get(tools[t].kind, (0.0, ""))[0]
-            + (we * e.value if e else 0.0)
-            + (ws * m.value if m else 0.0)
-            + (wl * lm.value if lm else 0.0)
-            - weights.fuzzy_penalty * fuzzy_hits
-        )
+        total = _weighted_sum(t, tools, weights, keyword, action, pattern, example, semantic, learned)
         if total > 0:
             raw[t] = total
     agreement: dict[int, Signal] = {}
@@ -390,18 +375,23 @@ def _best_other_example(example, leader: int) -> float:
 def scored_for(index: RouterIndex, weights: Weights, tools: list[int], keyword, action, pattern, example, semantic,
                learned=None) -> list[Scored]:
     """combine's Scored (weighted sum and breakdown) for the given tools, in the given order: used
-    when the order comes from elsewhere (the reciprocal rank fusion of routing.semantic.dense)."""
+    when the order comes from elsewhere (the z-score fusion of routing.semantic.dense)."""
     learned = learned or {}
-    out = []
-    for t in tools:
-        k, p, e, m, lm = keyword.get(t), pattern.get(t), example.get(t), semantic.get(t), learned.get(t)
-        fuzzy_hits = max(k.fuzzy_hits if k else 0, p.fuzzy_hits if p else 0)
-        total = ((weights.keyword * k.value if k else 0.0) + (weights.pattern * p.value if p else 0.0)
-                 + weights.action * action.get(index.tools[t].kind, (0.0, ""))[0]
-                 + (weights.example * e.value if e else 0.0) + (weights.semantic * m.value if m else 0.0)
-                 + (weights.learned * lm.value if lm else 0.0) - weights.fuzzy_penalty * fuzzy_hits)
-        out.append(_scored(t, max(total, 0.0), index, weights, keyword, action, pattern, example, semantic, learned))
-    return out
+    return [_scored(t, max(_weighted_sum(t, index.tools, weights, keyword, action, pattern, example, semantic, learned), 0.0),
+                    index, weights, keyword, action, pattern, example, semantic, learned) for t in tools]
+
+
+def _weighted_sum(t: int, tools, weights: Weights, keyword, action, pattern, example, semantic, learned) -> float:
+    """One candidate's weighted sum of its signals, less the typo penalty (before the cap of 1)."""
+    k, p, e, m, lm = keyword.get(t), pattern.get(t), example.get(t), semantic.get(t), learned.get(t)
+    fuzzy_hits = max(k.fuzzy_hits if k else 0, p.fuzzy_hits if p else 0)
+    return ((weights.keyword * k.value if k else 0.0)
+            + (weights.pattern * p.value if p else 0.0)
+            + weights.action * action.get(tools[t].kind, (0.0, ""))[0]
+            + (weights.example * e.value if e else 0.0)
+            + (weights.semantic * m.value if m else 0.0)
+            + (weights.learned * lm.value if lm else 0.0)
+            - weights.fuzzy_penalty * fuzzy_hits)
 
 
 def example_only_raw(index: RouterIndex, weights: Weights, action, example: ExampleSignals, others: set[int], top: int) -> dict[int, float]:

@@ -11,16 +11,16 @@ describe() says so.
 
 Each tool is known by one text (its name's words, description and parameters: routing.core.enrich)
 plus each of its example questions; a tool's cosine is its best text's. The tool vectors are
-encoded once and cached beside the domain (`.dense.npy`, keyed by the texts and the model), so
+encoded once and cached beside the domain (`.dense.npz`, keyed by the texts and the model), so
 only the first build of a catalog pays the transformer (4,076 tools: minutes on a busy 2-core
 machine); the question is encoded once per route.
 """
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import sqlite3
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -46,7 +46,7 @@ CAP_OF_MEDIUM = 0.8  # the dense list alone gives at most 0.8 x the domain's `me
 # linearly to 1 at CEILING (a question and its tool's description rarely pass 0.65).
 FLOOR = 0.15
 CEILING = 0.65
-CACHE_FILE = ".dense.npy"
+CACHE_FILE = ".dense.npz"
 
 
 def wants_dense(domain) -> bool:
@@ -87,9 +87,7 @@ class DenseList:
         if self.matrix is None:
             self.matrix = _encode_cached(encoder, texts) if texts else np.zeros((0, encoder.dimension), np.float32)
             if path is not None:
-                buf = io.BytesIO()
-                np.save(buf, {"key": key, "matrix": self.matrix}, allow_pickle=True)
-                write_cache(path, lambda f: f.write(buf.getvalue()))
+                write_cache(path, lambda f: np.savez(f, key=np.array(key), matrix=self.matrix))
         self.one_per_tool = len(np.unique(self.owners)) == len(self.owners)
         self.weight = WEIGHT_FEW_EXAMPLES if any(t.examples for t in domain.tools) else WEIGHT_DESCRIPTIONS_ONLY
 
@@ -105,11 +103,10 @@ class DenseList:
             return []
         q = self.encoder.encode([text])[0]
         sims = np.einsum("ij,j->i", self.matrix, q)  # not BLAS: its threads spin on a busy machine (5 ms against 0.5)
+        best = np.full(self.n_tools, -2.0, dtype=np.float32)
         if self.one_per_tool:
-            best = np.full(self.n_tools, -2.0, dtype=np.float32)
             best[self.owners] = sims
         else:
-            best = np.full(self.n_tools, -2.0, dtype=np.float32)
             np.maximum.at(best, self.owners, sims)
         k = min(depth, int((best > -2).sum()))
         if k <= 0:
@@ -139,12 +136,12 @@ def _load(path: Path | None, key: str, rows: int, dim: int) -> np.ndarray | None
     if path is None:
         return None
     try:
-        z = np.load(path, allow_pickle=True).item()
-        m = np.asarray(z["matrix"], dtype=np.float32)
-        if z["key"] != key or m.shape != (rows, dim):
-            return None
-        return m
-    except (OSError, ValueError, KeyError, EOFError, AttributeError, TypeError):
+        with np.load(path) as z:  # arrays only: a cache file beside a domain is never unpickled
+            if str(z["key"]) != key:
+                return None
+            m = np.asarray(z["matrix"], dtype=np.float32)
+        return m if m.shape == (rows, dim) else None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
 
 
