@@ -64,15 +64,17 @@ class ExampleArrays:
         word_postings = {f: (np.array(ids, dtype=np.int64), np.array(vals, dtype=np.float64)) for f, (ids, vals) in words.items()}
         return cls(tool_postings, word_postings, ranges, n_tools, n)
 
-    def score(self, index, features, reachable: float, words_only: list[str], qnorm: float) -> "ExampleSignals | dict":
-        """score_example's result for the query's `features` (in the loop's order)."""
+    def score(self, index, features, reachable: float, words_only: list[str], qnorm: float,
+              sentences: list[list[str]] = ()) -> "ExampleSignals | dict":
+        """score_example's result for the query's `features` (in the loop's order); `sentences`: the
+        features of each sentence of a question of several (routing.core.sentences)."""
         import numpy as np
 
-        scores = np.zeros(self.n_tools)
-        for f in features:
-            p = self.tool_postings.get(f)
-            if p is not None:
-                scores[p[0]] += p[1]  # a tool appears once per feature: a plain indexed add
+        scores = self.tool_scores(features)
+        if sentences:
+            from routing.core.sentences import fuse_arrays
+
+            scores = fuse_arrays(scores, [self.tool_scores(fs) for fs in sentences])
         k = index.example_nearest_tools
         # The k+1 best in a stable order (score, then tool number), without sorting every tool.
         if len(scores) > 4 * (k + 1):
@@ -103,6 +105,17 @@ class ExampleArrays:
             cosine[t] = min(c, 1.0)
         values = np.minimum(1.0, share * scores / (reachable or 1.0) + (1 - share) * cosine)
         return ExampleSignals(values, scores > 0, nearest, index.example_text)
+
+    def tool_scores(self, features) -> "np.ndarray":
+        """The tool documents' BM25 score of each tool for these features."""
+        import numpy as np
+
+        scores = np.zeros(self.n_tools)
+        for f in features:
+            p = self.tool_postings.get(f)
+            if p is not None:
+                scores[p[0]] += p[1]  # a tool appears once per feature: a plain indexed add
+        return scores
 
     def nearest(self, words_only: list[str], leaders: list[int], qnorm: float) -> dict[int, tuple[float, int]]:
         """Tool -> (cosine of its nearest example, that example) for each leader with a shared word."""

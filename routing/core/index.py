@@ -7,14 +7,25 @@ example questions. Per query: normalise, correct typos, find dates, group tokens
 from __future__ import annotations
 
 import math
-from collections import OrderedDict, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from dataclasses import dataclass, replace
 from datetime import date
 
+import regex
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from routing.core.enrich import ENRICHED_NEAREST_TOOLS, ENRICHED_TOOL_SHARE, enriched, name_words, tool_documents
+from routing.core.enrich import (
+    ENRICHED_K1,
+    ENRICHED_NEAREST_TOOLS,
+    ENRICHED_TOOL_SHARE,
+    FIELD_LENGTH_NORM,
+    FIELD_WEIGHTS,
+    enriched,
+    name_words,
+    tool_documents,
+    tool_fields,
+)
 from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
 from routing.core.patterns import check_regex
@@ -70,6 +81,8 @@ class QueryAnalysis:
     vague: tuple[str, ...]
     keys: tuple[str, ...]  # content keys in order (concepts, literals, verbs): for phrases and examples
     extras: tuple[str, ...] = ()  # weaker example features: stop words ("~my"), number shapes ("#num", "#pct")
+    # Per sentence of a question of several (an enriched domain only): (keys, extras), see sentence_features
+    segments: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     names: tuple[str, ...] = ()  # unknown words written with a capital inside the query: likely a name
     source: str = ""  # the query as written (cleaned, not casefolded): names keep their casing
     source_spans: tuple[tuple[int, int], ...] = ()  # per token, its offsets in `source` ("" / () if unaligned)
@@ -108,10 +121,12 @@ class RouterIndex:
         self.tool_index = {t.name: i for i, t in enumerate(self.tools)}
         self.kinds = tuple(sorted({t.kind for t in self.tools}))
         self.tool_kind = [self.kinds.index(t.kind) for t in self.tools]  # per tool, its kind's place in `kinds`
+        self.segmented = False  # questions are split into sentences (an enriched domain, once built)
         self._build_phrases()
         self._build_tool_terms()
         self._build_examples()
         self._build_patterns()
+        self.segmented = enriched(domain)
         self._correction_cache: OrderedDict[str, tuple[str, float] | None] = OrderedDict()
         self._real_word_cache: OrderedDict[str, bool] = OrderedDict()
         self._real_word_languages = wordfreq_languages(domain.settings.languages)
@@ -209,14 +224,29 @@ class RouterIndex:
         key_lists: list[list[str]] = []
         extra_lists: list[tuple[str, ...]] = []
         enrich = enriched(self.domain)
+        fields: list[list[tuple[str, str, list[str], list[str]]]] = []  # enriched: per tool, (field, text, keys, extras)
+        from_example: list[bool] = []  # per entry: an example question (True) or derived from the tool's fields
         for i, t in enumerate(self.tools):
-            for ex in [e for _, e in t.examples] + (tool_documents(t) if enrich else []):
+            entries = []
+            for _, ex in t.examples:
                 ea = self.analyze(ex, today=date(2000, 1, 1), correct=False)
-                if ea.keys or ea.extras:
+                entries.append((ex, list(ea.keys), list(ea.extras), True))
+            if enrich:
+                fields.append(self._tool_fields(t))
+                # Two more entries (for the nearest entry and its evidence): what the tool is (its name
+                # and description) and what it takes (its parameters).
+                for group in (("name", "description"), ("parameter", "parameter_description")):
+                    parts = [fl for fl in fields[-1] if fl[0] in group]
+                    if parts:
+                        entries.append((" ; ".join(fl[1] for fl in parts), [k for fl in parts for k in fl[2]],
+                                        list(dict.fromkeys(x for fl in parts for x in fl[3])), False))
+            for ex, keys, extras, real in entries:
+                if keys or extras:
                     self.example_tool.append(i)
                     self.example_text.append(ex)
-                    key_lists.append(list(ea.keys))
-                    extra_lists.append(ea.extras)
+                    key_lists.append(keys)
+                    extra_lists.append(tuple(extras))
+                    from_example.append(real)
         self.example_vocab = frozenset(k for keys in key_lists for k in keys)
         self._fold_cache: dict[str, str | None] = {}  # _fold_example_key() per key, now that the vocabulary is final
         bags = [set(self.example_features(keys, extras)) for keys, extras in zip(key_lists, extra_lists)]
@@ -229,8 +259,12 @@ class RouterIndex:
         for e, bag in enumerate(bags):
             tf = tool_tf[self.example_tool[e]]
             for f in bag:
-                tf[f] += 1
+                if from_example[e]:
+                    tf[f] += 1
                 example_df[f] += 1
+        if enrich:  # the tool document is the tool's fields and examples, BM25F (routing.core.enrich)
+            k1 = self.example_k1 = ENRICHED_K1
+            tool_tf = self._fields_tf(tool_tf, fields)
         tool_df: dict[str, int] = defaultdict(int)
         for tf in tool_tf:
             for f in tf:
@@ -255,7 +289,7 @@ class RouterIndex:
             self.example_nearest_tools = ENRICHED_NEAREST_TOOLS
         postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         for ti, tf in enumerate(tool_tf):
-            norm_len = k1 * (1 - b + b * n_per_tool[ti] / avg)
+            norm_len = k1 if enrich else k1 * (1 - b + b * n_per_tool[ti] / avg)  # enriched: normalised per field
             for f, c in tf.items():
                 postings[f].append((ti, self.example_idf[f] * c * (k1 + 1) / (c + norm_len)))
         self.example_postings = dict(postings)
@@ -272,6 +306,54 @@ class RouterIndex:
         self.example_by_tool_feature = dict(by_tool_feature)
         # The same as arrays, for a domain with many examples (None: score_example loops as above).
         self.example_arrays = ExampleArrays.build(self.example_tool, self.example_postings, self.example_by_tool_feature, self.example_vec_idf, len(self.tools))
+
+    def _tool_fields(self, tool) -> list[tuple[str, str, list[str], list[str]]]:
+        """(field, text, keys, extras) of each of a tool's fields (routing.core.enrich.tool_fields),
+        from one analysis of them all joined: a unit belongs to the field of its first token."""
+        parts = tool_fields(tool)
+        if not parts:
+            return []
+        a = self.analyze(" ; ".join(t for _, t in parts), today=date(2000, 1, 1), correct=False)
+        owner: list[int] = []
+        for n, (_, text) in enumerate(parts):
+            owner += [n] * len(tokenize(normalize(text)))
+        if len(owner) != len(a.tokens):  # the joined text tokenised differently: analyse each field alone
+            return [(f, t, list(ea.keys), list(ea.extras)) for f, t in parts
+                    for ea in (self.analyze(t, today=date(2000, 1, 1), correct=False),)]
+        groups: list[list[Unit]] = [[] for _ in parts]
+        for u in a.units:
+            groups[owner[u.first]].append(u)
+        return [(f, t, *unit_features(g, a.tokens, a.text)) for (f, t), g in zip(parts, groups)]
+
+    def _fields_tf(self, example_tf: list[dict[str, int]], fields) -> list[dict[str, float]]:
+        """BM25F term frequencies: per tool and feature, the sum over its fields (name, description,
+        parameters, their descriptions, and its examples as one more field) of the field's weight
+        times the feature's count there, over the field's length relative to that field's mean."""
+        n = max(len(self.tools), 1)
+        lengths: list[dict[str, int]] = []
+        counts: list[dict[str, Counter]] = []
+        for ti, tool_fields_ in enumerate(fields):
+            length: dict[str, int] = defaultdict(int)
+            count: dict[str, Counter] = defaultdict(Counter)
+            for f, _, keys, extras in tool_fields_:
+                length[f] += len(keys)
+                count[f].update(self.example_features(keys, extras))
+            if example_tf[ti]:
+                length["example"] = len(self.tools[ti].examples)
+                count["example"] = Counter(example_tf[ti])
+            lengths.append(length)
+            counts.append(count)
+        mean = {f: sum(x.get(f, 0) for x in lengths) / n for f in FIELD_WEIGHTS}
+        out: list[dict[str, float]] = []
+        for length, count in zip(lengths, counts):
+            tf: dict[str, float] = defaultdict(float)
+            for f, c in count.items():
+                b = FIELD_LENGTH_NORM[f]
+                scale = FIELD_WEIGHTS[f] / (1 - b + b * length[f] / (mean[f] or 1.0))
+                for feature, k in c.items():
+                    tf[feature] += scale * k
+            out.append(tf)
+        return out
 
     def example_features(self, keys, extras=()) -> list[str]:
         """Unigram keys ("cards" folded onto "card" when the examples use "card"), bigrams ("a+b")
@@ -447,26 +529,14 @@ class RouterIndex:
         literals: list[str] = []
         actions: list[tuple[str, float]] = []
         vague: list[str] = []
-        keys: list[str] = []
-        extras: list[str] = []
+        keys, extras = unit_features(units, tokens, text)
         for u in units:
-            if u.role == "stop":
-                extras.extend("~" + w for w in u.key.split())
-            elif u.role == "number" or (u.role == "literal" and u.surface[:1].isdigit()):
-                after = text[tokens[u.last - 1].end : tokens[u.last - 1].end + 2].lstrip()
-                extras.append("#pct" if after[:1] == "%" else "#num")
             if u.role == "concept":
                 prev = concepts.get(u.key)
                 if prev is None or (prev == "fuzzy" and u.via != "fuzzy") or (prev == "synonym" and u.via == "keyword"):
                     concepts[u.key] = u.via
-                keys.append(u.key)
             elif u.role == "literal":
                 literals.append(u.key)
-                keys.append(u.key)
-            elif u.role == "action":
-                keys.append(u.key)
-            elif u.role in ("stop", "vague"):
-                pass
             if u.kinds:
                 actions.extend(u.kinds)
             if u.role == "vague":
@@ -487,10 +557,56 @@ class RouterIndex:
             names=tuple(u.surface for u in units if u.role == "literal" and (capital[u.first] or u.last - u.first > 1)),
             keys=tuple(keys),
             extras=tuple(dict.fromkeys(extras)),
+            segments=sentence_features(units, tokens, text) if self.segmented else (),
         )
 
     def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
         return group_units(self, tokens, in_date, corrected, text)
+
+
+def unit_features(units, tokens, text: str) -> tuple[list[str], list[str]]:
+    """The example features of some units, in order: content keys (concepts, unknown words, verbs)
+    and the weaker extras (stop words as "~word", numbers as "#num" / "#pct")."""
+    keys: list[str] = []
+    extras: list[str] = []
+    for u in units:
+        if u.role == "stop":
+            extras.extend("~" + w for w in u.key.split())
+        elif u.role == "number" or (u.role == "literal" and u.surface[:1].isdigit()):
+            after = text[tokens[u.last - 1].end : tokens[u.last - 1].end + 2].lstrip()
+            extras.append("#pct" if after[:1] == "%" else "#num")
+        if u.role in ("concept", "literal", "action"):
+            keys.append(u.key)
+    return keys, extras
+
+
+# A sentence ends at a sentence terminal of any script (Unicode's Sentence_Terminal: . ? ! 。 ...)
+# followed by a space; a decimal point ("37.5") or an abbreviation's dot inside a word never does.
+_SENTENCE_END = regex.compile(r"[\p{Sentence_Terminal};]\s")
+
+
+def sentence_features(units, tokens, text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """Per sentence of a question of two or more, its (keys, extras); () for a single sentence.
+    A unit belongs to the sentence of its first token."""
+    if len(tokens) < 2:
+        return ()
+    sentence = [0] * len(tokens)
+    n = 0
+    for i in range(1, len(tokens)):
+        if _SENTENCE_END.search(text, tokens[i - 1].end, tokens[i].start):
+            n += 1
+        sentence[i] = n
+    if n == 0:
+        return ()
+    groups: list[list] = [[] for _ in range(n + 1)]
+    for u in units:
+        groups[sentence[u.first]].append(u)
+    out = []
+    for g in groups:
+        keys, extras = unit_features(g, tokens, text)
+        if keys:
+            out.append((tuple(keys), tuple(dict.fromkeys(extras))))
+    return tuple(out) if len(out) > 1 else ()
 
 
 def _remember(cache: dict, key: str, value):

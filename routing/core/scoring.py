@@ -22,6 +22,7 @@ from routing.core.example_arrays import ExampleSignals
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
 from routing.core.patterns import RegexBudget
+from routing.core.sentences import fuse, sentence_features
 
 
 @dataclass
@@ -228,14 +229,17 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
         if arrays is None:
             for t, tw in index.example_postings[f]:
                 scores[t] = scores.get(t, 0.0) + tw
+    sentences = sentence_features(a, index) if a.segments else []  # a question of several sentences
     vec_idf = index.example_vec_idf
     unseen = (index.example_unseen_share * index.example_vec_unseen) ** 2
     words_only = [f for f in features if "+" not in f and f[0] not in "~#"]
     if arrays is not None:
         qnorm = math.sqrt(sum(vec_idf[f] ** 2 if f in vec_idf else unseen for f in words_only))
-        return arrays.score(index, features, reachable, words_only, qnorm)
+        return arrays.score(index, features, reachable, words_only, qnorm, sentences)
     if not scores:
         return {}
+    if sentences:
+        scores = fuse(scores, [_tool_document_scores(fs, index) for fs in sentences])
     leaders = heapq.nlargest(index.example_nearest_tools, scores, key=scores.__getitem__)
     qnorm = math.sqrt(sum(vec_idf[f] ** 2 if f in vec_idf else unseen for f in words_only))
     nearest: dict[int, tuple[float, int]] = {}
@@ -254,6 +258,14 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
         value = min(1.0, share * score / (reachable or 1.0) + (1 - share) * min(cosine, 1.0))
         out[t] = Signal(value=value, parts={"example": value}, evidence=[f'"{index.example_text[e]}"'] if e >= 0 else [])
     return out
+
+
+def _tool_document_scores(features: list[str], index: RouterIndex) -> dict[int, float]:
+    scores: dict[int, float] = {}
+    for f in features:
+        for t, tw in index.example_postings.get(f, ()):
+            scores[t] = scores.get(t, 0.0) + tw
+    return scores
 
 
 def score_semantic(a: QueryAnalysis, index: RouterIndex, encoder) -> dict[int, Signal]:

@@ -1,0 +1,51 @@
+"""A question of several sentences asks for several tools: each sentence's best tool is brought up.
+
+Agents and people put several requests in one message ("Find the SLA of the compute service.
+Then back up /home/user/data. Finally update shipment ZzRpnklbRL."). Scored as one bag of words,
+the longest request outvotes the others and their tools fall out of the first five. So in an
+enriched domain (a tool catalog) the tool document's score of each tool is
+
+    (score over the whole question + best whole score x best share over its sentences) / 2
+
+where a tool's share in a sentence is its score there over that sentence's best. A tool that leads
+one sentence ranks level with the whole question's leader, and a one-sentence question keeps its
+score. Sentences are found by RouterIndex.analyze (routing.core.index.sentence_features): no word
+of any language, only sentence punctuation. Seal-Tools dev (4,076 tools; 500 of its 700 questions
+ask for 2-6 tools): top-5 90.0 % -> 94.x % (see README, "Zero-shot").
+"""
+from __future__ import annotations
+
+
+def sentence_features(a, index) -> list[list[str]]:
+    """The example features of each sentence of the question (empty for a single sentence)."""
+    return [list(dict.fromkeys(index.example_features(keys, extras))) for keys, extras in a.segments]
+
+
+def fuse(full: dict[int, float], sentences: list[dict[int, float]]) -> dict[int, float]:
+    """The formula above over dicts (tool -> score); `full` unchanged without sentences."""
+    best = max(full.values(), default=0.0)
+    if not sentences or best <= 0:
+        return full
+    share: dict[int, float] = {}
+    for scores in sentences:
+        top = max(scores.values(), default=0.0)
+        if top > 0:
+            for t, v in scores.items():
+                if v / top > share.get(t, 0.0):
+                    share[t] = v / top
+    return {t: (v + best * share.get(t, 0.0)) / 2 for t, v in full.items()}
+
+
+def fuse_arrays(full, sentences: list):
+    """The same over numpy vectors (one score per tool)."""
+    import numpy as np
+
+    best = float(full.max()) if len(full) else 0.0
+    if not sentences or best <= 0:
+        return full
+    share = np.zeros_like(full)
+    for scores in sentences:
+        top = float(scores.max())
+        if top > 0:
+            np.maximum(share, scores / top, out=share)
+    return (full + best * share) / 2
