@@ -5,15 +5,20 @@ Then back up /home/user/data. Finally update shipment ZzRpnklbRL."). Scored as o
 the longest request outvotes the others and their tools fall out of the first five. So in an
 enriched domain (a tool catalog) the tool document's score of each tool is
 
-    (score over the whole question + best whole score x best share over its sentences) / 2
+    (score over the whole question + best whole score x best lift over its sentences) / 2
 
-where a tool's share in a sentence is its score there over that sentence's best. A tool that leads
-one sentence ranks level with the whole question's leader, and a one-sentence question keeps its
-score. Sentences are found by RouterIndex.analyze (routing.core.index.sentence_features): no word
+where a tool's lift in a sentence is (its score there / that sentence's best) ** SHARE_POWER. A tool
+that leads one sentence ranks level with the whole question's leader, a sentence's runners-up are
+lifted far less (at 0.8 of its best, 0.41), and a one-sentence question keeps its score. Sentences are found by RouterIndex.analyze (routing.core.index.sentence_features): no word
 of any language, only sentence punctuation. Seal-Tools dev (4,076 tools; 500 of its 700 questions
 ask for 2-6 tools): top-5 90.0 % -> 94.x % (see README, "Zero-shot").
 """
 from __future__ import annotations
+
+# Seal-Tools dev, top-1 / top-5 by the tool document alone: 1 37.6 % / 94.6 %, 2 37.6 / 94.6, 4 37.6 / 94.5,
+# 8 37.6 / 94.5 (indifferent there); with 1, in a question whose first sentence names six tools of one
+# subject, that sentence's runners-up kept the second sentence's only tool out of the first five.
+SHARE_POWER = 4
 
 
 def sentence_features(a, index) -> list[list[str]]:
@@ -31,8 +36,9 @@ def fuse(full: dict[int, float], sentences: list[dict[int, float]]) -> dict[int,
         top = max(scores.values(), default=0.0)
         if top > 0:
             for t, v in scores.items():
-                if v / top > share.get(t, 0.0):
-                    share[t] = v / top
+                lift = (v / top) ** SHARE_POWER
+                if lift > share.get(t, 0.0):
+                    share[t] = lift
     return {t: (v + best * share.get(t, 0.0)) / 2 for t, v in full.items()}
 
 
@@ -47,5 +53,5 @@ def fuse_arrays(full, sentences: list):
     for scores in sentences:
         top = float(scores.max())
         if top > 0:
-            np.maximum(share, scores / top, out=share)
+            np.maximum(share, (scores / top) ** SHARE_POWER, out=share)
     return (full + best * share) / 2
