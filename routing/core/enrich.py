@@ -10,6 +10,11 @@ its descriptions routes on the same machinery as one with examples. Nothing here
 from __future__ import annotations
 
 import re
+from collections import Counter, defaultdict
+from datetime import date
+
+from routing.core.text import normalize, tokenize
+from routing.core.units import unit_features
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[_\-.:/]+")
@@ -67,3 +72,65 @@ def tool_documents(tool) -> list[str]:
     # A word said in both counts twice in the tool's document, as it would in a TF-IDF of the text.
     # (Measured on Seal-Tools dev: one joined entry 36.8 % / 87.2 %, three entries lower, two 36.4 % / 88.3 %.)
     return [" ; ".join(texts[:2]), *texts[2:]] if texts else []
+
+
+def tool_field_features(index, tool) -> list[tuple[str, str, list[str], list[str]]]:
+    """(field, text, keys, extras) of each of a tool's fields (routing.core.enrich.tool_fields),
+    from one analysis of them all joined: a unit belongs to the field of its first token."""
+    parts = tool_fields(tool)
+    if not parts:
+        return []
+    a = index.analyze(" ; ".join(t for _, t in parts), today=date(2000, 1, 1), correct=False)
+    owner: list[int] = []
+    for n, (_, text) in enumerate(parts):
+        owner += [n] * len(tokenize(normalize(text)))
+    if len(owner) != len(a.tokens):  # the joined text tokenised differently: analyse each field alone
+        return [(f, t, list(ea.keys), list(ea.extras)) for f, t in parts
+                for ea in (index.analyze(t, today=date(2000, 1, 1), correct=False),)]
+    groups: list[list] = [[] for _ in parts]
+    for u in a.units:
+        groups[owner[u.first]].append(u)
+    return [(f, t, *unit_features(g, a.tokens, a.text)) for (f, t), g in zip(parts, groups)]
+
+
+def derived_entries(fields: list[tuple[str, str, list[str], list[str]]]) -> list[tuple[str, list[str], list[str]]]:
+    """The two entries of a tool's own texts, beside its examples (for the nearest entry and its
+    evidence): what it is (name and description) and what it takes (its parameters): (text, keys, extras)."""
+    out = []
+    for group in (("name", "description"), ("parameter", "parameter_description")):
+        parts = [fl for fl in fields if fl[0] in group]
+        if parts:
+            out.append((" ; ".join(fl[1] for fl in parts), [k for fl in parts for k in fl[2]],
+                        list(dict.fromkeys(x for fl in parts for x in fl[3]))))
+    return out
+
+
+def fields_tf(index, example_tf: list[dict[str, int]], fields) -> list[dict[str, float]]:
+    """BM25F term frequencies: per tool and feature, the sum over its fields (name, description,
+    parameters, their descriptions, and its examples as one more field) of the field's weight
+    times the feature's count there, over the field's length relative to that field's mean."""
+    n = max(len(index.tools), 1)
+    lengths: list[dict[str, int]] = []
+    counts: list[dict[str, Counter]] = []
+    for ti, per_tool in enumerate(fields):
+        length: dict[str, int] = defaultdict(int)
+        count: dict[str, Counter] = defaultdict(Counter)
+        for f, _, keys, extras in per_tool:
+            length[f] += len(keys)
+            count[f].update(index.example_features(keys, extras))
+        if example_tf[ti]:
+            length["example"] = len(index.tools[ti].examples)
+            count["example"] = Counter(example_tf[ti])
+        lengths.append(length)
+        counts.append(count)
+    mean = {f: sum(x.get(f, 0) for x in lengths) / n for f in FIELD_WEIGHTS}
+    out: list[dict[str, float]] = []
+    for length, count in zip(lengths, counts):
+        tf: dict[str, float] = defaultdict(float)
+        for f, c in count.items():
+            b = FIELD_LENGTH_NORM[f]
+            scale = FIELD_WEIGHTS[f] / (1 - b + b * length[f] / (mean[f] or 1.0))
+            for feature, k in c.items():
+                tf[feature] += scale * k
+        out.append(tf)
+    return out

@@ -110,22 +110,23 @@ class ExampleArrays:
         """The tool documents' BM25 score of each tool for these features."""
         import numpy as np
 
-        scores = np.zeros(self.n_tools)
-        for f in features:
-            p = self.tool_postings.get(f)
-            if p is not None:
-                scores[p[0]] += p[1]  # a tool appears once per feature: a plain indexed add
-        return scores
+        found = [p for p in map(self.tool_postings.get, features) if p is not None]
+        if not found:
+            return np.zeros(self.n_tools)
+        # One pass over the features' postings laid end to end: bincount adds each tool's weights in
+        # that order from 0.0, the loop's sums exactly (one indexed add per feature cost 4x more).
+        return np.bincount(np.concatenate([p[0] for p in found]), weights=np.concatenate([p[1] for p in found]),
+                           minlength=self.n_tools)
 
     def nearest(self, words_only: list[str], leaders: list[int], qnorm: float) -> dict[int, tuple[float, int]]:
         """Tool -> (cosine of its nearest example, that example) for each leader with a shared word."""
         import numpy as np
 
-        dots = np.zeros(self.n_examples)
-        for f in words_only:
-            p = self.word_postings.get(f)
-            if p is not None:
-                dots[p[0]] += p[1]  # an example appears once per word: a plain indexed add
+        found = [p for p in map(self.word_postings.get, words_only) if p is not None]
+        if not found:
+            return {}
+        dots = np.bincount(np.concatenate([p[0] for p in found]), weights=np.concatenate([p[1] for p in found]),
+                           minlength=self.n_examples)  # as tool_scores: the loop's sums, in one pass
         out: dict[int, tuple[float, int]] = {}
         for t in leaders:
             s, e = self.ranges[t]

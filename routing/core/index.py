@@ -7,33 +7,24 @@ example questions. Per query: normalise, correct typos, find dates, group tokens
 from __future__ import annotations
 
 import math
-from collections import Counter, OrderedDict, defaultdict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, replace
 from datetime import date
 
-import regex
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from routing.core.enrich import (
-    ENRICHED_K1,
-    ENRICHED_NEAREST_TOOLS,
-    ENRICHED_TOOL_SHARE,
-    FIELD_LENGTH_NORM,
-    FIELD_WEIGHTS,
-    enriched,
-    name_words,
-    tool_documents,
-    tool_fields,
-)
+from routing.core.enrich import ENRICHED_K1, ENRICHED_NEAREST_TOOLS, ENRICHED_TOOL_SHARE, enriched, name_words, tool_documents
+from routing.core.enrich import derived_entries, fields_tf, tool_field_features
 from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
 from routing.core.patterns import check_regex
 from routing.core.schema import Correction
 from routing.core.stems import Stems
-from routing.core.units import Unit, group_units
+from routing.core.sentences import split_sentences
+from routing.core.units import Unit, group_units, unit_features
 from routing.core.text import Token, clean, normalize, tokenize, words
-from routing.core.typos import MIN_CORRECTABLE_LEN, REAL_WORD_ZIPF, fuzzy_cutoff, wordfreq_languages, zipf
+from routing.core.typos import MIN_CORRECTABLE_LEN, REAL_WORD_ZIPF, TypoTargets, fuzzy_cutoff, wordfreq_languages, zipf
 from routing.dates import DateLexicon, DateRange, DateSettings, find_dates
 
 # Strength a verb lends to its kind: a plain verb ("list", "cari") vs one that could mean several
@@ -81,8 +72,7 @@ class QueryAnalysis:
     vague: tuple[str, ...]
     keys: tuple[str, ...]  # content keys in order (concepts, literals, verbs): for phrases and examples
     extras: tuple[str, ...] = ()  # weaker example features: stop words ("~my"), number shapes ("#num", "#pct")
-    # Per sentence of a question of several (an enriched domain only): (keys, extras), see sentence_features
-    segments: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    segments: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()  # per sentence of several (enriched): keys, extras
     names: tuple[str, ...] = ()  # unknown words written with a capital inside the query: likely a name
     source: str = ""  # the query as written (cleaned, not casefolded): names keep their casing
     source_spans: tuple[tuple[int, int], ...] = ()  # per token, its offsets in `source` ("" / () if unaligned)
@@ -180,6 +170,7 @@ class RouterIndex:
         # Word forms: an unknown word read as the known word with its stem (see routing.core.stems).
         self.stems = Stems(d.settings.languages, self.known)
         self.fuzzy_targets = sorted(w for w in self.known if len(w) >= MIN_CORRECTABLE_LEN - 1 and w not in stops)
+        self._typo_targets = TypoTargets(self.fuzzy_targets)  # the same, by length: a typo is compared with fewer
         self.suffixes = d.words.suffixes
         self._lemma_cache: dict[str, str | None] = {}  # lemma() per word: phrase words and suffixes are final here
 
@@ -227,19 +218,11 @@ class RouterIndex:
         fields: list[list[tuple[str, str, list[str], list[str]]]] = []  # enriched: per tool, (field, text, keys, extras)
         from_example: list[bool] = []  # per entry: an example question (True) or derived from the tool's fields
         for i, t in enumerate(self.tools):
-            entries = []
-            for _, ex in t.examples:
-                ea = self.analyze(ex, today=date(2000, 1, 1), correct=False)
-                entries.append((ex, list(ea.keys), list(ea.extras), True))
+            entries = [(ex, list(ea.keys), list(ea.extras), True) for _, ex in t.examples
+                       for ea in (self.analyze(ex, today=date(2000, 1, 1), correct=False),)]
             if enrich:
-                fields.append(self._tool_fields(t))
-                # Two more entries (for the nearest entry and its evidence): what the tool is (its name
-                # and description) and what it takes (its parameters).
-                for group in (("name", "description"), ("parameter", "parameter_description")):
-                    parts = [fl for fl in fields[-1] if fl[0] in group]
-                    if parts:
-                        entries.append((" ; ".join(fl[1] for fl in parts), [k for fl in parts for k in fl[2]],
-                                        list(dict.fromkeys(x for fl in parts for x in fl[3])), False))
+                fields.append(tool_field_features(self, t))
+                entries += [(text, keys, extras, False) for text, keys, extras in derived_entries(fields[-1])]
             for ex, keys, extras, real in entries:
                 if keys or extras:
                     self.example_tool.append(i)
@@ -264,7 +247,7 @@ class RouterIndex:
                 example_df[f] += 1
         if enrich:  # the tool document is the tool's fields and examples, BM25F (routing.core.enrich)
             k1 = self.example_k1 = ENRICHED_K1
-            tool_tf = self._fields_tf(tool_tf, fields)
+            tool_tf = fields_tf(self, tool_tf, fields)
         tool_df: dict[str, int] = defaultdict(int)
         for tf in tool_tf:
             for f in tf:
@@ -306,54 +289,6 @@ class RouterIndex:
         self.example_by_tool_feature = dict(by_tool_feature)
         # The same as arrays, for a domain with many examples (None: score_example loops as above).
         self.example_arrays = ExampleArrays.build(self.example_tool, self.example_postings, self.example_by_tool_feature, self.example_vec_idf, len(self.tools))
-
-    def _tool_fields(self, tool) -> list[tuple[str, str, list[str], list[str]]]:
-        """(field, text, keys, extras) of each of a tool's fields (routing.core.enrich.tool_fields),
-        from one analysis of them all joined: a unit belongs to the field of its first token."""
-        parts = tool_fields(tool)
-        if not parts:
-            return []
-        a = self.analyze(" ; ".join(t for _, t in parts), today=date(2000, 1, 1), correct=False)
-        owner: list[int] = []
-        for n, (_, text) in enumerate(parts):
-            owner += [n] * len(tokenize(normalize(text)))
-        if len(owner) != len(a.tokens):  # the joined text tokenised differently: analyse each field alone
-            return [(f, t, list(ea.keys), list(ea.extras)) for f, t in parts
-                    for ea in (self.analyze(t, today=date(2000, 1, 1), correct=False),)]
-        groups: list[list[Unit]] = [[] for _ in parts]
-        for u in a.units:
-            groups[owner[u.first]].append(u)
-        return [(f, t, *unit_features(g, a.tokens, a.text)) for (f, t), g in zip(parts, groups)]
-
-    def _fields_tf(self, example_tf: list[dict[str, int]], fields) -> list[dict[str, float]]:
-        """BM25F term frequencies: per tool and feature, the sum over its fields (name, description,
-        parameters, their descriptions, and its examples as one more field) of the field's weight
-        times the feature's count there, over the field's length relative to that field's mean."""
-        n = max(len(self.tools), 1)
-        lengths: list[dict[str, int]] = []
-        counts: list[dict[str, Counter]] = []
-        for ti, tool_fields_ in enumerate(fields):
-            length: dict[str, int] = defaultdict(int)
-            count: dict[str, Counter] = defaultdict(Counter)
-            for f, _, keys, extras in tool_fields_:
-                length[f] += len(keys)
-                count[f].update(self.example_features(keys, extras))
-            if example_tf[ti]:
-                length["example"] = len(self.tools[ti].examples)
-                count["example"] = Counter(example_tf[ti])
-            lengths.append(length)
-            counts.append(count)
-        mean = {f: sum(x.get(f, 0) for x in lengths) / n for f in FIELD_WEIGHTS}
-        out: list[dict[str, float]] = []
-        for length, count in zip(lengths, counts):
-            tf: dict[str, float] = defaultdict(float)
-            for f, c in count.items():
-                b = FIELD_LENGTH_NORM[f]
-                scale = FIELD_WEIGHTS[f] / (1 - b + b * length[f] / (mean[f] or 1.0))
-                for feature, k in c.items():
-                    tf[feature] += scale * k
-            out.append(tf)
-        return out
 
     def example_features(self, keys, extras=()) -> list[str]:
         """Unigram keys ("cards" folded onto "card" when the examples use "card"), bigrams ("a+b")
@@ -405,7 +340,8 @@ class RouterIndex:
             cutoff = fuzzy_cutoff(len(word))
             # Optimal string alignment: a swap of two letters is one edit, like a wrong, missing or
             # extra letter. RapidFuzz runs it in C over the whole vocabulary.
-            found = process.extract(word, self.fuzzy_targets, scorer=OSA.normalized_similarity, score_cutoff=cutoff / 100, limit=8)
+            found = process.extract(word, self._typo_targets.choices(word, cutoff / 100), scorer=OSA.normalized_similarity,
+                                    score_cutoff=cutoff / 100, limit=8)
             found = [f for f in found if len(word) >= 7 or f[0][0] == word[0]]
             if found:
                 # Best score; on a tie, a canonical term, then a word of the same length, then A-Z.
@@ -557,56 +493,11 @@ class RouterIndex:
             names=tuple(u.surface for u in units if u.role == "literal" and (capital[u.first] or u.last - u.first > 1)),
             keys=tuple(keys),
             extras=tuple(dict.fromkeys(extras)),
-            segments=sentence_features(units, tokens, text) if self.segmented else (),
+            segments=split_sentences(units, tokens, text) if self.segmented else (),
         )
 
     def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
         return group_units(self, tokens, in_date, corrected, text)
-
-
-def unit_features(units, tokens, text: str) -> tuple[list[str], list[str]]:
-    """The example features of some units, in order: content keys (concepts, unknown words, verbs)
-    and the weaker extras (stop words as "~word", numbers as "#num" / "#pct")."""
-    keys: list[str] = []
-    extras: list[str] = []
-    for u in units:
-        if u.role == "stop":
-            extras.extend("~" + w for w in u.key.split())
-        elif u.role == "number" or (u.role == "literal" and u.surface[:1].isdigit()):
-            after = text[tokens[u.last - 1].end : tokens[u.last - 1].end + 2].lstrip()
-            extras.append("#pct" if after[:1] == "%" else "#num")
-        if u.role in ("concept", "literal", "action"):
-            keys.append(u.key)
-    return keys, extras
-
-
-# A sentence ends at a sentence terminal of any script (Unicode's Sentence_Terminal: . ? ! 。 ...)
-# followed by a space; a decimal point ("37.5") or an abbreviation's dot inside a word never does.
-_SENTENCE_END = regex.compile(r"[\p{Sentence_Terminal};]\s")
-
-
-def sentence_features(units, tokens, text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
-    """Per sentence of a question of two or more, its (keys, extras); () for a single sentence.
-    A unit belongs to the sentence of its first token."""
-    if len(tokens) < 2:
-        return ()
-    sentence = [0] * len(tokens)
-    n = 0
-    for i in range(1, len(tokens)):
-        if _SENTENCE_END.search(text, tokens[i - 1].end, tokens[i].start):
-            n += 1
-        sentence[i] = n
-    if n == 0:
-        return ()
-    groups: list[list] = [[] for _ in range(n + 1)]
-    for u in units:
-        groups[sentence[u.first]].append(u)
-    out = []
-    for g in groups:
-        keys, extras = unit_features(g, tokens, text)
-        if keys:
-            out.append((tuple(keys), tuple(dict.fromkeys(extras))))
-    return tuple(out) if len(out) > 1 else ()
 
 
 def _remember(cache: dict, key: str, value):

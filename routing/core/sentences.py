@@ -15,10 +15,43 @@ ask for 2-6 tools): top-5 90.0 % -> 94.x % (see README, "Zero-shot").
 """
 from __future__ import annotations
 
+import regex
+
+from routing.core.units import unit_features
+
 # Seal-Tools dev, top-1 / top-5 by the tool document alone: 1 37.6 % / 94.6 %, 2 37.6 / 94.6, 4 37.6 / 94.5,
 # 8 37.6 / 94.5 (indifferent there); with 1, in a question whose first sentence names six tools of one
 # subject, that sentence's runners-up kept the second sentence's only tool out of the first five.
 SHARE_POWER = 4
+
+
+# A sentence ends at a sentence terminal of any script (Unicode's Sentence_Terminal: . ? ! 。 ...)
+# or a semicolon, followed by a space; a decimal point ("37.5") or a dot inside a word never does.
+_SENTENCE_END = regex.compile(r"[\p{Sentence_Terminal};]\s")
+
+
+def split_sentences(units, tokens, text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """Per sentence of a question of two or more, its (keys, extras); () for a single sentence.
+    A unit belongs to the sentence of its first token (RouterIndex.analyze, enriched domains)."""
+    if len(tokens) < 2:
+        return ()
+    sentence = [0] * len(tokens)
+    n = 0
+    for i in range(1, len(tokens)):
+        if _SENTENCE_END.search(text, tokens[i - 1].end, tokens[i].start):
+            n += 1
+        sentence[i] = n
+    if n == 0:
+        return ()
+    groups: list[list] = [[] for _ in range(n + 1)]
+    for u in units:
+        groups[sentence[u.first]].append(u)
+    out = []
+    for g in groups:
+        keys, extras = unit_features(g, tokens, text)
+        if keys:
+            out.append((tuple(keys), tuple(dict.fromkeys(extras))))
+    return tuple(out) if len(out) > 1 else ()
 
 
 def sentence_features(a, index) -> list[list[str]]:

@@ -2,6 +2,9 @@
 the domain's languages (wordfreq) and so never corrected. Used by routing.core.index."""
 from __future__ import annotations
 
+import math
+from collections import defaultdict
+
 # Typo correction thresholds, on an edit similarity (OSA, 0-100: 100 * (1 - edits / longer length)).
 # One typo (a wrong, missing, extra or swapped letter) in a word of n letters scores
 # 100 * (1 - 1/n): n=4 -> 75, n=5 -> 80, n=6 -> 83, n=7 -> 86, n=10 -> 90. Each cutoff admits
@@ -50,3 +53,26 @@ def fuzzy_cutoff(length: int) -> float:
     if length <= 9:
         return 85.0
     return 80.0
+
+
+class TypoTargets:
+    """The words a typo may be corrected into, by length (and, for short words, first letter): a
+    word is compared only with those whose length can reach the cutoff at all (a catalog of 4,076
+    tools knows 11,000 words; RapidFuzz over all of them cost ~1 ms per unknown word)."""
+
+    def __init__(self, words: list[str]):
+        self._buckets: dict[tuple[int, str], list[str]] = defaultdict(list)
+        for w in words:  # in the given order, kept within each bucket
+            self._buckets[(len(w), "")].append(w)
+            self._buckets[(len(w), w[:1])].append(w)
+
+    def choices(self, word: str, cutoff: float) -> list[str]:
+        """The words that can score `cutoff` (0-1) against `word`: OSA similarity is 1 - edits / the
+        longer length and two lengths differ by at least that many edits, so the other length lies in
+        [cutoff x n, n / cutoff]. Below 7 letters only words with its first letter (as the corrector asks)."""
+        n = len(word)
+        letter = "" if n >= 7 else word[:1]
+        out: list[str] = []
+        for m in range(math.ceil(cutoff * n - 1e-9), math.floor(n / cutoff + 1e-9) + 1):
+            out += self._buckets.get((m, letter), ())
+        return out

@@ -89,3 +89,19 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             units.append(Unit("stop", surface, surface, i, i + length))
         i += length
     return units
+
+
+def unit_features(units, tokens, text: str) -> tuple[list[str], list[str]]:
+    """The example features of some units, in order: content keys (concepts, unknown words, verbs)
+    and the weaker extras (stop words as "~word", numbers as "#num" / "#pct")."""
+    keys: list[str] = []
+    extras: list[str] = []
+    for u in units:
+        if u.role == "stop":
+            extras.extend("~" + w for w in u.key.split())
+        elif u.role == "number" or (u.role == "literal" and u.surface[:1].isdigit()):
+            after = text[tokens[u.last - 1].end : tokens[u.last - 1].end + 2].lstrip()
+            extras.append("#pct" if after[:1] == "%" else "#num")
+        if u.role in ("concept", "literal", "action"):
+            keys.append(u.key)
+    return keys, extras
