@@ -54,6 +54,7 @@ def test_zero_shot_report_routes_every_question_beside_tfidf(tmp_path):
     assert report["tfidf_name_description_params"]["top5"] == 1.0
     for key in ("import_s", "build_s", "import_build_s", "peak_rss_mb"):
         assert report[key] >= 0
+    assert report["router"]["cpu_p50_ms"] > 0 and report["router"]["cpu_p99_ms"] >= report["router"]["cpu_p50_ms"]
 
 
 def test_bench_zero_shot_command_prints_json(tmp_path):

@@ -80,13 +80,14 @@ def tool_field_features(index, tool) -> list[tuple[str, str, list[str], list[str
     parts = tool_fields(tool)
     if not parts:
         return []
-    a = index.analyze(" ; ".join(t for _, t in parts), today=date(2000, 1, 1), correct=False)
+    # No date finding: a description's "today" is a word of it (a quarter of the catalog's build time).
+    a = index.analyze(" ; ".join(t for _, t in parts), today=date(2000, 1, 1), correct=False, with_dates=False)
     owner: list[int] = []
     for n, (_, text) in enumerate(parts):
         owner += [n] * len(tokenize(normalize(text)))
     if len(owner) != len(a.tokens):  # the joined text tokenised differently: analyse each field alone
         return [(f, t, list(ea.keys), list(ea.extras)) for f, t in parts
-                for ea in (index.analyze(t, today=date(2000, 1, 1), correct=False),)]
+                for ea in (index.analyze(t, today=date(2000, 1, 1), correct=False, with_dates=False),)]
     groups: list[list] = [[] for _ in parts]
     for u in a.units:
         groups[owner[u.first]].append(u)

@@ -376,7 +376,7 @@ class RouterIndex:
         """Content keys of a clean text (a lexicon entry or example): no typo correction."""
         return list(self.analyze(text, today=date(2000, 1, 1), correct=False).keys)
 
-    def analyze(self, query: str, *, today: date, correct: bool = True) -> QueryAnalysis:
+    def analyze(self, query: str, *, today: date, correct: bool = True, with_dates: bool = True) -> QueryAnalysis:
         norm = normalize(query)
         raw_tokens = tokenize(norm)
         # Capitals are the one language-free sign of a name ("PT Maju Jaya", "Ibu Ratna"); the first
@@ -442,7 +442,7 @@ class RouterIndex:
             pos = tok.end
         parts.append(norm[pos:])
         text = "".join(parts)
-        dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens else ()
+        dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens and with_dates else ()
         if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
             dates = tuple(_as_typed(d, tokens, raw_tokens, norm) for d in dates)
         # A phrase said twice ("... last month ... last month") is one range, not two.

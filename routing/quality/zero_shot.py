@@ -7,7 +7,8 @@ is turned into an OpenAI `tools` list, imported with `import-tools` into a tempo
 (descriptions only: no example question), the router built, and every question routed. Printed:
 top-1 / top-5 (is the right tool first / among the first five candidates), the tiers and how many
 questions come back not_found although the right tool ranks first, p50 / p99 per query, import
-and build seconds, peak resident memory; and, in the same run, a TF-IDF baseline (word unigrams,
+and build seconds, peak resident memory (per query also the process's CPU time and the load average,
+since wall-clock figures on a shared machine move 3x with its load); and, in the same run, a TF-IDF baseline (word unigrams,
 smooth idf, sublinear tf, cosine) over the same tool texts. When the MiniLM encoder is built
 (`python -m routing build-encoder`; the router then fuses its dense list in), also MiniLM cosine
 alone over the same texts (`minilm_cosine`) and the router without the dense list
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import resource
 import shutil
@@ -156,10 +158,12 @@ def run_zero_shot(lexicons: Path, data: Path | None = None, *, split: str = "dev
         right_first_not_found = 0
         right_first_by_tier: Counter = Counter()
         times: list[float] = []
+        cpu: list[float] = []  # the process's own CPU time per route: what a shared, busy machine does not inflate
         for q, gold in questions:
-            s = time.perf_counter()
+            s, c = time.perf_counter(), time.process_time()
             r = router.route(q, today="2026-01-22")
             times.append((time.perf_counter() - s) * 1000)
+            cpu.append((time.process_time() - c) * 1000)
             names = [c["name"] for c in r.candidates]
             tiers[r.status.value] += 1
             if names[:1] == [gold]:
@@ -172,6 +176,8 @@ def run_zero_shot(lexicons: Path, data: Path | None = None, *, split: str = "dev
         out["router"] = {
             "top1": round(top1 / n, 4), "top5": round(top5 / n, 4),
             "p50_ms": round(statistics.median(times), 3) if times else 0.0, "p99_ms": round(_percentile(times, 0.99), 3),
+            "cpu_p50_ms": round(statistics.median(cpu), 3) if cpu else 0.0, "cpu_p99_ms": round(_percentile(cpu, 0.99), 3),
+            "load_average": round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else None,
             "tiers": dict(tiers), "right_first_by_tier": dict(right_first_by_tier),
             "not_found_when_right_first": round(right_first_not_found / max(top1, 1), 4),
             "activated_precision": round(right_first_by_tier.get("activated", 0) / activated, 4) if activated else None,
