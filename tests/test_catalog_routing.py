@@ -34,10 +34,12 @@ TRAVEL = [
 
 
 def travel_router(root: Path) -> Router:
+    """The lexical router (dense=False): these tests are about its list; where the MiniLM encoder is
+    built, the dense list is fused on top of it (routing.semantic.dense)."""
     catalog = root / "travel.json"
     catalog.write_text(json.dumps(TRAVEL), encoding="utf-8")
     import_tool_catalog(catalog, "travel", root=root)
-    return Router.load("travel", root)
+    return Router.load("travel", root, dense=False)
 
 
 def test_each_sentence_of_a_question_brings_its_own_tool_into_the_first_five(lexicon_root):
@@ -68,3 +70,18 @@ def test_sentences_are_split_at_sentence_punctuation_not_inside_numbers(lexicon_
 def test_shipped_domains_are_not_split_into_sentences():
     router = Router.load("accounting", Path(__file__).resolve().parent.parent / "lexicons")
     assert router.analyze("Show unpaid invoices. And the bills too.", today=TODAY).segments == ()
+
+
+def test_a_large_catalogs_array_scoring_ranks_and_scores_as_the_loops_do(lexicon_root, monkeypatch):
+    """From 1,000 entries the tool documents are scored as arrays (routing.core.example_arrays): the
+    same candidates with the same confidences as the loops, sentences included."""
+    import routing.core.example_arrays as arrays
+
+    loops = travel_router(lexicon_root)
+    assert loops.index.example_arrays is None
+    monkeypatch.setattr(arrays, "MIN_EXAMPLES", 1)
+    as_arrays = Router.load("travel", lexicon_root, dense=False)
+    assert as_arrays.index.example_arrays is not None
+    for q in ("Search flights between the airports on a date, check the flight status of my booking. Then rent a car.",
+              "invoice 42", "Cancel my flight booking! Send a payment reminder; and the baggage allowance?"):
+        assert as_arrays.route(q, today=TODAY).candidates == loops.route(q, today=TODAY).candidates
