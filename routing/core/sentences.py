@@ -11,7 +11,7 @@ where a tool's lift in a sentence is (its score there / that sentence's best) **
 that leads one sentence ranks level with the whole question's leader, a sentence's runners-up are
 lifted far less (at 0.8 of its best, 0.41), and a one-sentence question keeps its score. Sentences are found by RouterIndex.analyze (routing.core.index.sentence_features): no word
 of any language, only sentence punctuation. Seal-Tools dev (4,076 tools; 500 of its 700 questions
-ask for 2-6 tools): top-5 90.0 % -> 94.x % (see README, "Zero-shot").
+ask for 2-6 tools): top-5 90.0 % -> 94.5 % (see README, "Zero-shot").
 """
 from __future__ import annotations
 
