@@ -141,6 +141,11 @@ class Router:
                 f"the stronger of the lexical sum and {self.dense_cap} x the dense value ((cosine - {FLOOR}) / ({CEILING} - {FLOOR}), "
                 f"0 to 1): the dense list alone makes at best a weak match")}
             out["how"] = ("the order: the lexical list and the dense list fused by z-scores; the confidence: " + how)
+            if self.dense_calibration is None and self.calibrator is None:
+                from routing.semantic.dense_calibration import not_fitted_because
+
+                why = not_fitted_because(d)
+                out["dense"]["not_calibrated"] = why or "the synthetic questions could not be fitted (a single class)"
             if self.dense_calibration is not None:
                 out["calibrated"] = True
                 out["calibration"] = {"from": "synthetic", **self.dense_calibration.to_dict()}
@@ -245,24 +250,25 @@ class Router:
                              content_terms=content_terms(a) if w.agreement > 0 else 0)
         return self.calibrate(a, scored)[:top]
 
-    def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None):
-        """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out)."""
+    def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None):
+        """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out);
+        `index` / `encoder`: another index and semantic hook of the same tools (the calibration's held-out ones)."""
         index = index or self.index
         w = self.domain.settings.weights
         patterns = match_patterns(a, index)
         keyword = score_keyword(a, index, patterns)
         example = score_example(a, index)
-        semantic = score_semantic(a, index, self.encoder) if w.semantic > 0 else {}
+        semantic = score_semantic(a, index, encoder or self.encoder) if w.semantic > 0 else {}
         learned = self.learned.score(a) if self.learned is not None else {}
         action = score_action(a, index, w)
         return w, (keyword, action, patterns.by_tool, example, semantic, learned), patterns.timeouts
 
     def fusion(self, a: QueryAnalysis, *, vector=None, exclude_tool: int | None = None, exclude_row: int | None = None,
-               index: RouterIndex | None = None):
+               index: RouterIndex | None = None, encoder: Any = None):
         """The lexical and dense lists of a question and their z-score fusion (routing.semantic.dense),
         one tool or one text optionally left out, the lexical list optionally from another index of
         the same tools (one with an example held out): what the synthetic calibration routes at build."""
-        w, signals, _ = self._signals(a, index)
+        w, signals, _ = self._signals(a, index, encoder)
         return self._fusion(a, w, *signals, vector=vector, exclude_tool=exclude_tool, exclude_row=exclude_row, index=index)
 
     def _fusion(self, a, w, keyword, action, pattern, example, semantic, learned, *, vector=None, exclude_tool=None,
