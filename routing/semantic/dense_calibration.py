@@ -58,6 +58,7 @@ STOP_SENTENCES = 0.05
 UNKNOWN = 0.1
 COMMON_WORDS = 5000  # the unknown words, and the paraphrases' words, come from the languages' most common words
 AS_WRITTEN = 1.0  # the share of held-out example questions routed as they were written (else cut or paraphrased)
+WORDS = 5  # a pseudo-question keeps 1 to WORDS of its text's words
 PARAPHRASED = 0.5  # the share of pseudo-questions made of tool words that are said in other words
 NEIGHBOURS = 3
 WORD = re.compile(r"\w+")
@@ -262,7 +263,7 @@ def synthetic_cases(router, rng: np.random.Generator, held: dict[int, str] | Non
             cases.append({"text": dress(swapped), "tool": t, "exclude_row": row, "kind": "paraphrases", "held": real})
             continue
         else:
-            k = int(rng.integers(1, min(len(words), 5) + 1))
+            k = int(rng.integers(1, min(len(words), WORDS) + 1))
             keep = sorted(rng.choice(len(words), k, replace=False).tolist())
             chosen = [words[i] for i in keep]
             if rng.random() < 0.25:  # a word of another tool: real questions say more than one thing
