@@ -112,3 +112,43 @@ def test_tier_report_counts_each_tier_and_its_precision():
     assert out["right_first"] == 4
     assert out["not_found_when_right_first"] == 0.25
     assert tier_report([])["not_found_when_right_first"] is None
+
+
+def _catalog_with_examples(root, per_tool: int) -> None:
+    from routing.quality.tool_import import import_tool_catalog
+    from tests.test_dense import CATALOG
+
+    asked = {"getWeatherForecast": ["will it rain in Bergen", "how hot will it be on Sunday"],
+             "bookFlight": ["get me on a plane to Rome", "reserve seats to Lisbon"],
+             "translateText": ["say this in Spanish", "what is hello in Japanese"],
+             "getStockPrice": ["how is Tesla trading", "quote for MSFT shares"]}
+    tools = [{"type": "function", "function": {"name": n, "description": d, "examples": asked[n][:per_tool], "parameters": {
+        "type": "object", "properties": {k: {"type": "string", "description": v} for k, v in p.items()}}}} for n, d, p in CATALOG]
+    path = root / "few.json"
+    path.write_text(json.dumps(tools), encoding="utf-8")
+    import_tool_catalog(path, "few", root=root)
+
+
+@needs_encoder
+def test_one_example_a_tool_stays_uncalibrated_and_says_why(lexicon_root):
+    """Holding out a tool's only example leaves it known by its name alone: measured underconfident,
+    so such a domain keeps the uncalibrated confidence, and describe() says why."""
+    _catalog_with_examples(lexicon_root, 1)
+    router = Router.load("few", lexicon_root)
+    assert router.dense is not None and router.dense_calibration is None
+    made = router.describe()["confidence"]
+    assert "single example question" in made["dense"]["not_calibrated"]
+    assert "calibrated at build" not in made["how"]
+
+
+@needs_encoder
+def test_two_examples_a_tool_are_held_out_one_at_a_time(lexicon_root):
+    _catalog_with_examples(lexicon_root, 2)
+    router = Router.load("few", lexicon_root)
+    assert router.dense_calibration is not None
+    cases = dc.synthetic_cases(router, __import__("numpy").random.default_rng(3),
+                               dc.held_out_examples(router.domain, __import__("numpy").random.default_rng(3)))
+    held = [c for c in cases if c.get("held")]
+    assert held and all(c["exclude_row"] is not None for c in held)  # its own vector is left out of the dense list
+    r = router.route("will it snow in Oslo on Friday", today=TODAY)
+    assert r.candidates[0]["name"] == "getWeatherForecast" and r.status.value != "not_found"
