@@ -51,11 +51,14 @@ FEATURES = ("fused_z", "fused_margin", "cosine", "cosine_margin", "lexical", "le
 PSEUDO_QUESTIONS = 240
 VARIANTS = 12
 # Negatives, each as a share of the pseudo-questions: the same question with its tool left out, and off-topic ones.
-LEAVE_ONE_OUT = 0.25
+LEAVE_ONE_OUT = 0.15
 BAGS = 0.1
 SHUFFLED = 0.1
 STOP_SENTENCES = 0.05
 UNKNOWN = 0.1
+# ... but never fewer than this many unknown-word sentences (half as many stop-word ones): a small
+# catalog makes few pseudo-questions, and off-topic questions must still be seen to be told apart.
+MIN_OFF_TOPIC = 24
 COMMON_WORDS = 5000  # the unknown words, and the paraphrases' words, come from the languages' most common words
 AS_WRITTEN = 1.0  # the share of held-out example questions routed as they were written (else cut or paraphrased)
 WORDS = 5  # a pseudo-question keeps 1 to WORDS of its text's words
@@ -288,7 +291,7 @@ def synthetic_cases(router, rng: np.random.Generator, held: dict[int, str] | Non
             break
         chosen = [words_of[o][int(rng.integers(len(words_of[o])))] for o in rng.choice(have, min(len(have), int(rng.integers(3, 7))), replace=False).tolist()]
         cases.append({"text": " ".join(chosen), "tool": None, "exclude_row": None, "kind": "shuffled catalog words"})
-    for _ in range(round(count * STOP_SENTENCES)):
+    for _ in range(max(round(count * STOP_SENTENCES), MIN_OFF_TOPIC // 2)):
         if not stop_list:
             break
         chosen = [stop_list[int(rng.integers(len(stop_list)))] for _ in range(int(rng.integers(2, 7)))]
@@ -296,7 +299,7 @@ def synthetic_cases(router, rng: np.random.Generator, held: dict[int, str] | Non
             chosen.insert(0, verbs[int(rng.integers(len(verbs)))])
         cases.append({"text": " ".join(chosen), "tool": None, "exclude_row": None, "kind": "stop-word sentences"})
     pool = _unknown_words(router)
-    for _ in range(round(count * UNKNOWN) if pool else 0):
+    for _ in range(max(round(count * UNKNOWN), MIN_OFF_TOPIC) if pool else 0):
         chosen = [pool[int(rng.integers(len(pool)))] for _ in range(int(rng.integers(2, 6)))]
         cases.append({"text": dress(chosen), "tool": None, "exclude_row": None, "kind": "unknown-word sentences"})
     return cases
