@@ -134,20 +134,12 @@ def _content(text: str, stop: frozenset) -> list[str]:
     return [w for w in WORD.findall(text.casefold()) if w not in stop and not w.isdigit()]
 
 
-_PICKS: dict = {}
-
-
 def picks_of(n: int, rng: np.random.Generator) -> list[int]:
-    """Which tools the pseudo-questions come from (once per rng): a sample of a large catalog, every
-    tool of a small one several times."""
-    key = id(rng)
-    if key not in _PICKS:
-        _PICKS.clear()
-        if n >= PSEUDO_QUESTIONS:
-            _PICKS[key] = [int(t) for t in rng.choice(n, PSEUDO_QUESTIONS, replace=False)]
-        else:
-            _PICKS[key] = [t for _ in range(min(VARIANTS, math.ceil(PSEUDO_QUESTIONS / n))) for t in range(n)]
-    return _PICKS[key]
+    """Which tools the pseudo-questions come from: a sample of a large catalog, every tool of a
+    small one several times."""
+    if n >= PSEUDO_QUESTIONS:
+        return [int(t) for t in rng.choice(n, PSEUDO_QUESTIONS, replace=False)]
+    return [t for _ in range(min(VARIANTS, math.ceil(PSEUDO_QUESTIONS / n))) for t in range(n)]
 
 
 def _neighbours(router, words: list[str], stop: frozenset) -> dict[str, list[str]]:
@@ -231,7 +223,8 @@ def synthetic_cases(router, rng: np.random.Generator, held: dict[int, str] | Non
         sources.append(parts)
         words_of.append(list(dict.fromkeys(w for x, _, _ in parts for w in _content(x, stop))))
 
-    near = _neighbours(router, sorted({w for t in set(picks_of(n, rng)) for w in words_of[t]}), stop) if rng is not None else {}
+    picks = picks_of(n, rng)
+    near = _neighbours(router, sorted({w for t in set(picks) for w in words_of[t]}), stop)
 
     def dress(words: list[str]) -> str:
         words = list(words)
@@ -243,7 +236,6 @@ def synthetic_cases(router, rng: np.random.Generator, held: dict[int, str] | Non
         return " ".join(words)
 
     cases: list[dict] = []
-    picks = picks_of(n, rng)
     for t in picks:
         parts = sources[t]
         if not parts:
@@ -356,27 +348,29 @@ def fit_synthetic(router) -> DenseCalibration | None:
     xs, ys, raw = [], [], []
     right = 0
     kinds: dict[str, int] = {}
+
+    def add(x: list[float], y: int, kind: str) -> None:
+        xs.append(x)
+        ys.append(y)
+        raw.append(min(1.0, x[FEATURES.index("lexical")]))  # the lexical sum: the calibration error "before"
+        kinds[kind] = kinds.get(kind, 0) + 1
+
     for c, v in zip(cases, vectors):
         index = aux if c.get("held") and aux is not None else router.index
         semantic = aux_semantic if index is aux else None
         a = index.analyze(c["text"], today=today)
         f = router.fusion(a, vector=v, exclude_row=c["exclude_row"], index=index, encoder=semantic)
         x = features(f)
+        hit = int(c["tool"] is not None and bool(f.order) and f.order[0] == c["tool"])
+        add(x, hit, c["kind"])
         if c["tool"] is None:
-            xs.append(x), ys.append(0), raw.append(min(1.0, x[4]))
-            kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
             continue
-        hit = int(bool(f.order) and f.order[0] == c["tool"])
         right += hit
-        xs.append(x), ys.append(hit), raw.append(min(1.0, x[4]))
-        kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
         if loo_rng.random() >= LEAVE_ONE_OUT:
             continue
         # Leave-one-out: the same question with its tool gone; whatever comes first is wrong.
         g = router.fusion(a, vector=v, exclude_tool=c["tool"], index=index, encoder=semantic)
-        y = features(g)
-        xs.append(y), ys.append(0), raw.append(min(1.0, y[4]))
-        kinds["leave-one-out"] = kinds.get("leave-one-out", 0) + 1
+        add(features(g), 0, "leave-one-out")
     model = fit_calibrator(xs, ys, raw)
     if model is None:
         return None
