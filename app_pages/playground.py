@@ -33,6 +33,9 @@ st.caption(
     f"{'power(s) an AI agent would switch on' if getattr(router, 'design', '') == 'power_gateway' else 'tool(s) an AI agent would call'}, "
     "says how sure it is, and shows why."
 )
+made = router.confidence_source() if hasattr(router, "confidence_source") else {}
+if made.get("dense") or made.get("calibrated"):  # a fused or calibrated domain says how its confidence is made
+    st.caption(f":material/tune: **How confidence is made**: {md_escape(made['how'])}")
 
 
 from ui.thinking import route_with_thinking  # noqa: E402 (the events panel fills as the router works)

@@ -19,7 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from routing.core.lexicon import load_domain  # noqa: E402
 from routing.core.router import Router  # noqa: E402
 from routing.quality.importer import description_for, import_labelled_csv, tool_name_for  # noqa: E402
+from routing.quality.tier_precision import tier_report  # noqa: E402
 from routing.quality.tool_import import import_tool_catalog  # noqa: E402
 from routing.quality.zero_shot import default_data  # noqa: E402
 
@@ -61,7 +62,7 @@ def build(root: Path, train: list[tuple[str, str]], k: int) -> str:
 
 def measure(router: Router, questions: list[tuple[str, str]]) -> dict:
     top1 = top3 = 0
-    tiers: Counter = Counter()
+    outcomes = []
     times = []
     for q, gold in questions:
         s = time.perf_counter()
@@ -71,9 +72,11 @@ def measure(router: Router, questions: list[tuple[str, str]]) -> dict:
         gold_name = tool_name_for(gold)
         top1 += names[:1] == [gold_name]
         top3 += gold_name in names[:3]
-        tiers[r.status.value] += 1
+        outcomes.append((r.status.value, names[:1] == [gold_name]))
     n = max(len(questions), 1)
-    return {"top1": round(top1 / n, 4), "top3": round(top3 / n, 4), "tiers": dict(tiers),
+    report = tier_report(outcomes)
+    return {"top1": round(top1 / n, 4), "top3": round(top3 / n, 4), "tiers": report["tiers"],
+            "precision_by_tier": report["precision"], "not_found_when_right_first": report["not_found_when_right_first"],
             "p50_ms": round(statistics.median(times), 2) if times else 0.0}
 
 

@@ -73,7 +73,8 @@ def test_descriptions_only_catalog_routes_a_question_sharing_no_word(lexicon_roo
     made = router.describe()["confidence"]
     assert made["dense"]["used"] is True and made["dense"]["encoder"] == "transformer:minilm-l6"
     assert made["signals"]["semantic"] == pytest.approx(dense.CAP_OF_MEDIUM * router.thresholds.medium)
-    assert "at best a weak match" in made["dense"]["confidence"]
+    # No labelled question: the confidence is calibrated at build from synthetic ones (tests/test_dense_tiers.py).
+    assert "calibrated at build from" in made["dense"]["confidence"]
     r = router.route("Will I need an umbrella in Oslo tomorrow?", today="2026-01-22")
     assert r.candidates[0]["name"] == "getWeatherForecast"
     assert r.candidates[0]["score_breakdown"].get("semantic", 0) > 0

@@ -73,10 +73,17 @@ class Router:
         # Calibrated confidence (routing.core.calibration): fitted or read from its cache, never per query.
         self.calibrator = None
         self.negatives = None
+        self.dense_calibration = None
         if wants_calibration(domain):
             negatives = negative_questions(domain.root)
             self.negatives = NearestNegatives(self.index, negatives) if negatives else None
             self.calibrator = load_or_fit(self, self.negatives)
+        # A fused domain without labelled questions to calibrate on: a calibration fitted at build
+        # from synthetic questions made of the catalog itself (routing.semantic.dense_calibration).
+        if self.dense is not None and self.calibrator is None:
+            from routing.semantic.dense_calibration import load_or_fit_synthetic
+
+            self.dense_calibration = load_or_fit_synthetic(self)
 
     @property
     def data_modes(self) -> tuple[str, ...]:
@@ -134,6 +141,17 @@ class Router:
                 f"the stronger of the lexical sum and {self.dense_cap} x the dense value ((cosine - {FLOOR}) / ({CEILING} - {FLOOR}), "
                 f"0 to 1): the dense list alone makes at best a weak match")}
             out["how"] = ("the order: the lexical list and the dense list fused by z-scores; the confidence: " + how)
+            if self.dense_calibration is None and self.calibrator is None:
+                from routing.semantic.dense_calibration import not_fitted_because
+
+                why = not_fitted_because(d)
+                out["dense"]["not_calibrated"] = why or "the synthetic questions could not be fitted (a single class)"
+            if self.dense_calibration is not None:
+                out["calibrated"] = True
+                out["calibration"] = {"from": "synthetic", **self.dense_calibration.to_dict()}
+                out["dense"]["confidence"] = self.dense_calibration.describe()
+                out["how"] = ("the order: the lexical list and the dense list fused by z-scores; the confidence: "
+                              + self.dense_calibration.describe())
         elif self.dense_off:
             out["dense"] = {"used": False, "why": self.dense_off}
         return out
@@ -222,40 +240,71 @@ class Router:
     def score(self, a: QueryAnalysis, *, top: int = MAX_WEAK, regex_timeouts: list[str] | None = None) -> list[Scored]:
         """The best `top` candidates, best first, each with its full score breakdown (regexes
         that ran out of time are added to `regex_timeouts` when given)."""
-        w = self.domain.settings.weights
-        patterns = match_patterns(a, self.index)
+        w, signals, timeouts = self._signals(a)
         if regex_timeouts is not None:
-            regex_timeouts.extend(patterns.timeouts)
-        keyword = score_keyword(a, self.index, patterns)
-        example = score_example(a, self.index)
-        semantic = score_semantic(a, self.index, self.encoder) if w.semantic > 0 else {}
-        learned = self.learned.score(a) if self.learned is not None else {}
-        action = score_action(a, self.index, w)
+            regex_timeouts.extend(timeouts)
         if self.dense is not None:
-            scored = self._fused(a, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2))
+            scored = self._fused(a, w, *signals, top=max(top, 2))
         else:
-            scored = combine(self.index, w, keyword, action, patterns.by_tool, example, semantic, learned, top=max(top, 2),
+            scored = combine(self.index, w, *signals, top=max(top, 2),
                              content_terms=content_terms(a) if w.agreement > 0 else 0)
         return self.calibrate(a, scored)[:top]
 
-    def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:
-        """The lexical list (combine's order) and the dense list, fused by z-scores; each
-        candidate's confidence is the stronger of its lexical sum and its capped dense value."""
+    def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None):
+        """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out);
+        `index` / `encoder`: another index and semantic hook of the same tools (the calibration's held-out ones)."""
+        index = index or self.index
+        w = self.domain.settings.weights
+        patterns = match_patterns(a, index)
+        keyword = score_keyword(a, index, patterns)
+        example = score_example(a, index)
+        semantic = score_semantic(a, index, encoder or self.encoder) if w.semantic > 0 else {}
+        learned = self.learned.score(a) if self.learned is not None else {}
+        action = score_action(a, index, w)
+        return w, (keyword, action, patterns.by_tool, example, semantic, learned), patterns.timeouts
+
+    def fusion(self, a: QueryAnalysis, *, vector=None, exclude_tool: int | None = None, exclude_row: int | None = None,
+               index: RouterIndex | None = None, encoder: Any = None):
+        """The lexical and dense lists of a question and their z-score fusion (routing.semantic.dense),
+        one tool or one text optionally left out, the lexical list optionally from another index of
+        the same tools (one with an example held out): what the synthetic calibration routes at build."""
+        w, signals, _ = self._signals(a, index, encoder)
+        return self._fusion(a, w, *signals, vector=vector, exclude_tool=exclude_tool, exclude_row=exclude_row, index=index)
+
+    def _fusion(self, a, w, keyword, action, pattern, example, semantic, learned, *, vector=None, exclude_tool=None,
+                exclude_row=None, index=None):
         from routing.semantic import dense as dn
 
-        lexical = combine(self.index, w, keyword, action, pattern, example, semantic, learned, top=dn.DEPTH)
-        ranked = self.dense.rank(a.text, dn.DEPTH)
+        lexical = combine(index or self.index, w, keyword, action, pattern, example, semantic, learned,
+                          top=dn.DEPTH + (exclude_tool is not None))
+        lexical = [s for s in lexical if s.tool != exclude_tool][:dn.DEPTH]
+        ranked = self.dense.rank(a.text, dn.DEPTH, vector=vector, exclude_tool=exclude_tool, exclude_row=exclude_row)
         fused = dn.zfuse([(1.0, [(s.tool, s.raw) for s in lexical]), (self.dense.weight, ranked)])
         names = self.index.tools
-        order = sorted(fused, key=lambda t: (-round(fused[t], 9), names[t].name))[:top]
+        order = sorted(fused, key=lambda t: (-round(fused[t], 9), names[t].name))
+        return dn.Fusion(lexical=[(s.tool, s.raw) for s in lexical], ranked=ranked, fused=fused, order=order)
+
+    def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:
+        """The lexical list (combine's order) and the dense list, fused by z-scores; each
+        candidate's confidence: calibrated at build from synthetic questions when that could be fitted
+        (routing.semantic.dense_calibration), else the stronger of its lexical sum and its capped dense value."""
+        from routing.semantic import dense as dn
+
+        f = self._fusion(a, w, keyword, action, pattern, example, semantic, learned)
+        order = f.order[:top]
         dense_signal = {}
-        for t, cos in ranked:
+        for t, cos in f.ranked:
             value = dn.dense_value(cos)
             if value > 0:
                 dense_signal[t] = Signal(value=value, parts={"semantic": value}, evidence=[f"transformer cos {cos:.2f}"])
         lexical_view = scored_for(self.index, w, order, keyword, action, pattern, example, semantic, learned)
         dense_view = scored_for(self.index, self._dense_only_weights, order, {}, {}, {}, {}, dense_signal)
-        return [d if d.confidence > s.confidence else s for s, d in zip(lexical_view, dense_view)]
+        scored = [d if d.confidence > s.confidence else s for s, d in zip(lexical_view, dense_view)]
+        if self.dense_calibration is not None and self.calibrator is None:
+            from routing.semantic.dense_calibration import apply_probability
+
+            scored = apply_probability(scored, self.dense_calibration.probability(f), f)
+        return scored
 
     def calibrate(self, a: QueryAnalysis, scored: list[Scored]) -> list[Scored]:
         """The top confidence as the probability it is right (routing.core.calibration), if fitted."""

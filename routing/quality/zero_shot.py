@@ -30,6 +30,7 @@ from collections import Counter
 from pathlib import Path
 
 from routing.core.enrich import name_words
+from routing.quality.tier_precision import tier_report
 
 
 
@@ -154,9 +155,7 @@ def run_zero_shot(lexicons: Path, data: Path | None = None, *, split: str = "dev
         t2 = time.perf_counter()
         out.update(import_s=round(t1 - t0, 2), build_s=round(t2 - t1, 2), import_build_s=round(t2 - t0, 2))
         top1 = top5 = 0
-        tiers: Counter = Counter()
-        right_first_not_found = 0
-        right_first_by_tier: Counter = Counter()
+        outcomes: list[tuple[str, bool]] = []
         times: list[float] = []
         cpu: list[float] = []  # the process's own CPU time per route: what a shared, busy machine does not inflate
         for q, gold in questions:
@@ -165,22 +164,19 @@ def run_zero_shot(lexicons: Path, data: Path | None = None, *, split: str = "dev
             times.append((time.perf_counter() - s) * 1000)
             cpu.append((time.process_time() - c) * 1000)
             names = [c["name"] for c in r.candidates]
-            tiers[r.status.value] += 1
-            if names[:1] == [gold]:
-                top1 += 1
-                right_first_by_tier[r.status.value] += 1
-                right_first_not_found += r.status.value == "not_found"
+            outcomes.append((r.status.value, names[:1] == [gold]))
+            top1 += names[:1] == [gold]
             top5 += gold in names[:5]
         n = max(len(questions), 1)
-        activated = tiers.get("activated", 0)
+        report = tier_report(outcomes)
         out["router"] = {
             "top1": round(top1 / n, 4), "top5": round(top5 / n, 4),
             "p50_ms": round(statistics.median(times), 3) if times else 0.0, "p99_ms": round(_percentile(times, 0.99), 3),
             "cpu_p50_ms": round(statistics.median(cpu), 3) if cpu else 0.0, "cpu_p99_ms": round(_percentile(cpu, 0.99), 3),
             "load_average": round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else None,
-            "tiers": dict(tiers), "right_first_by_tier": dict(right_first_by_tier),
-            "not_found_when_right_first": round(right_first_not_found / max(top1, 1), 4),
-            "activated_precision": round(right_first_by_tier.get("activated", 0) / activated, 4) if activated else None,
+            "tiers": report["tiers"], "precision_by_tier": report["precision"],
+            "not_found_when_right_first": report["not_found_when_right_first"],
+            "activated_precision": report["precision"].get("activated"),
             "confidence_made_by": router.describe().get("confidence"),
         }
         if router.dense is not None:

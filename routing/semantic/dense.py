@@ -21,6 +21,7 @@ import hashlib
 import json
 import sqlite3
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -47,6 +48,16 @@ CAP_OF_MEDIUM = 0.8  # the dense list alone gives at most 0.8 x the domain's `me
 FLOOR = 0.15
 CEILING = 0.65
 CACHE_FILE = ".dense.npz"
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """One question's two lists and their fusion: (tool, lexical sum) and (tool, cosine), best
+    first; the fused z-score of each tool in either list; the tools in fused order, best first."""
+    lexical: list[tuple[int, float]]
+    ranked: list[tuple[int, float]]
+    fused: dict[int, float]
+    order: list[int]
 
 
 def wants_dense(domain) -> bool:
@@ -77,10 +88,12 @@ class DenseList:
     def __init__(self, domain, encoder, *, cache: Path | None = None):
         self.encoder = encoder
         texts, owners = tool_texts(domain)
+        self.texts = texts
         self.owners = np.array(owners, dtype=np.int64)
         self.n_tools = len(domain.tools)
         key = hashlib.sha256(json.dumps([VERSION, encoder.name, getattr(encoder, "sha256", ""), texts],
                                         ensure_ascii=False).encode("utf-8")).hexdigest()[:32]
+        self.key = key
         path = cache or (Path(domain.root) / CACHE_FILE if getattr(domain, "root", None) else None)
         self.matrix = _load(path, key, len(texts), encoder.dimension)
         self.cached = self.matrix is not None
@@ -97,17 +110,25 @@ class DenseList:
                 "fusion": f"z-scores summed: each list's best {DEPTH} scores standardised, the dense list's weighted "
                           f"{self.weight} (the lexical list's 1), a tool missing from a list counted at its lowest"}
 
-    def rank(self, text: str, depth: int = DEPTH) -> list[tuple[int, float]]:
-        """The best `depth` tools, best first, with their cosine."""
+    def rank(self, text: str, depth: int = DEPTH, *, vector: np.ndarray | None = None, exclude_tool: int | None = None,
+             exclude_row: int | None = None) -> list[tuple[int, float]]:
+        """The best `depth` tools, best first, with their cosine. `vector`: the text's, already
+        encoded; `exclude_tool` / `exclude_row`: a tool, or one of its texts, left out (the
+        synthetic calibration's leave-one-out, routing.semantic.dense_calibration)."""
         if not len(self.owners) or not text.strip():
             return []
-        q = self.encoder.encode([text])[0]
+        q = self.encoder.encode([text])[0] if vector is None else vector
         sims = np.einsum("ij,j->i", self.matrix, q)  # not BLAS: its threads spin on a busy machine (5 ms against 0.5)
+        if exclude_row is not None:
+            sims = sims.copy()
+            sims[exclude_row] = -2.0
         best = np.full(self.n_tools, -2.0, dtype=np.float32)
         if self.one_per_tool:
             best[self.owners] = sims
         else:
             np.maximum.at(best, self.owners, sims)
+        if exclude_tool is not None:
+            best[exclude_tool] = -2.0
         k = min(depth, int((best > -2).sum()))
         if k <= 0:
             return []
