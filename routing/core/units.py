@@ -24,6 +24,41 @@ def _known_word_with_letters(index, word: str) -> bool:
     return ((word,) in index.phrases or word in index.phrase_firsts) and any(ch.isalpha() for ch in word)
 
 
+# A phrase of two or more words may have this many stop words between its words in a query ("we
+# still owe" reads as "we owe"): people put fillers inside an idiom that the lexicon lists bare.
+MAX_PHRASE_GAP = 1
+
+
+def _is_stop(index, word: str) -> bool:
+    entry = index.phrases.get((word,))
+    return entry is not None and entry.stop
+
+
+def _gapped_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int):
+    """The longest concept phrase starting at token i with one stop word left out between its
+    words, when it has more words than `longer_than` (the best phrase read without a gap):
+    (entry, end token exclusive, phrase words) or None."""
+    n = len(tokens)
+    limit = min(n, i + index.max_phrase + MAX_PHRASE_GAP)
+    best = None
+    for end in range(i + 3, limit + 1):  # a gap needs at least three tokens: word, stop, word
+        if any(in_date[i:end]) or _is_stop(index, tokens[end - 1].text):
+            continue
+        words = [t.text for t in tokens[i:end]]
+        for k in range(1, len(words) - 1):
+            if not _is_stop(index, words[k]):
+                continue
+            key = tuple(words[:k] + words[k + 1:])
+            if len(key) <= longer_than or len(key) > index.max_phrase:
+                continue
+            entry = index.phrases.get(key)
+            if entry is None:
+                entry = index.phrases.get(tuple(index.lemma(w) or w for w in key))
+            if entry is not None and entry.concept and (best is None or len(key) > best[2]):
+                best = (entry, end, len(key))
+    return best
+
+
 def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
     units: list[Unit] = []
     i = 0
@@ -71,6 +106,11 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             if entry is not None:
                 length = L
                 break
+        if longest > 1:
+            gapped = _gapped_phrase(index, tokens, in_date, i, length)
+            if gapped is not None:
+                entry, end, _ = gapped
+                length = end - i
         if entry is None:
             units.append(Unit("literal", tokens[i].text, tokens[i].text, i, i + 1, via="fuzzy" if i in corrected else "keyword"))
             i += 1

@@ -1,0 +1,44 @@
+"""Issue 22 (i22held): what a user sees when they put a filler inside an idiom the lexicon lists bare,
+and when a power is called by its name with another power far behind."""
+from __future__ import annotations
+
+from routing import Status, load_router
+
+TODAY = "2026-01-22"
+
+
+def _units(result):
+    return [(t["text"], t["role"], t["key"]) for t in result.to_dict()["tokens"]]
+
+
+def test_a_synonym_phrase_reads_across_one_stop_word(accounting):
+    # synonyms.yaml lists "we owe" (payable); "we currently owe" is the same idiom with a filler
+    r = accounting.route("what we currently owe to vendors", today=TODAY)
+    assert ("we currently owe", "concept", "payable") in _units(r)
+    assert r.status is Status.ACTIVATED and r.matches[0].name == "payables_aging"
+
+
+def test_the_plain_phrase_still_reads_as_before(accounting):
+    r = accounting.route("what we owe to vendors", today=TODAY)
+    assert ("we owe", "concept", "payable") in _units(r)
+
+
+def test_two_stop_words_between_phrase_words_do_not_join(accounting):
+    r = accounting.route("we really actually owe", today=TODAY)
+    assert not any(role == "concept" and key == "payable" for _, role, key in _units(r))
+
+
+def test_a_gap_never_swallows_a_content_word(accounting):
+    # "supplier invoice" is a bill; "supplier Budi invoice" keeps Budi as the name it is
+    r = accounting.route("supplier Budi invoice", today=TODAY)
+    assert ("budi", "literal", "budi") in _units(r)
+
+
+def test_a_power_called_by_name_far_ahead_of_the_rest_is_activated():
+    powers = load_router("powers")
+    # "events" also fits the calendar, which stays far behind the named power
+    r = powers.route("count the events in the mongodb logs collection", today=TODAY)
+    assert r.status is Status.ACTIVATED and r.matches[0].name == "mongodb"
+    # both named, neither far ahead: still a choice (004 Medium)
+    r = powers.route("email or slack the team about the outage", today=TODAY)
+    assert r.status is Status.MULTIPLE_MATCHES
