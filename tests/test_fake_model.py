@@ -70,7 +70,7 @@ def test_cfo_llm_path_chooses_the_receivables_report():
     receivables_summary on the fast path, issue 22.)"""
     with FakeModel() as f:
         router = load_router("cfo")
-        routed = router.route("which customers still owe us money", today=TODAY)
+        routed = router.route("which customers owe us money and for how long", today=TODAY)
         assert routed.path == "llm"
         result = router.run_llm(routed, client=_client(f))
     sent = [t["function"]["name"] for t in f.requests[0]["tools"]]

@@ -42,3 +42,19 @@ def test_a_power_called_by_name_far_ahead_of_the_rest_is_activated():
     # both named, neither far ahead: still a choice (004 Medium)
     r = powers.route("email or slack the team about the outage", today=TODAY)
     assert r.status is Status.MULTIPLE_MATCHES
+
+
+def test_a_verb_for_a_kind_no_tool_has_decides_nothing(accounting):
+    # accounting has no tool of kind "action": "pay" must not rule every tool out alike, so the
+    # date range still leans to a list
+    r = accounting.route("which bills do I pay next week", today=TODAY)
+    assert r.status is Status.ACTIVATED and r.matches[0].name == "bill_list"
+    assert r.matches[0].score_breakdown["action"] > 0
+
+
+def test_examples_of_a_kind_the_verb_rules_out_do_not_outvote_the_tool_own_words(accounting):
+    # a create verb and the invoice: the search tools' examples (full of shop names) no longer
+    # keep invoice_create below activation
+    r = accounting.route("buat invoice untuk Toko Jaya", today=TODAY)
+    assert r.status is Status.ACTIVATED and r.matches[0].name == "invoice_create"
+    assert r.matches[0].score_breakdown.get("agreement", 0) > 0
