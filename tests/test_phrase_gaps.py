@@ -58,3 +58,15 @@ def test_examples_of_a_kind_the_verb_rules_out_do_not_outvote_the_tool_own_words
     r = accounting.route("buat invoice untuk Toko Jaya", today=TODAY)
     assert r.status is Status.ACTIVATED and r.matches[0].name == "invoice_create"
     assert r.matches[0].score_breakdown.get("agreement", 0) > 0
+
+
+def test_football_compare_needs_a_player_and_hears_who_is_better():
+    football = load_router("football")
+    # everyday "compare" with nothing of football in it is no football question
+    r = football.route("compare mobile phone plans", today=TODAY)
+    assert r.status is Status.NOT_FOUND
+    # two players and the comparative question without "than" is 001's Compare, activated
+    r = football.route("who is better: Jonas Vogel or Pablo Ortega?", today=TODAY)
+    assert r.status is Status.ACTIVATED and r.matches[0].name == "compare"
+    # "compare" alone still asks for the players (001 trigger table)
+    assert football.route("compare", today=TODAY).status is Status.NEEDS_CLARIFICATION
