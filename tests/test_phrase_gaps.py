@@ -70,3 +70,25 @@ def test_football_compare_needs_a_player_and_hears_who_is_better():
     assert r.status is Status.ACTIVATED and r.matches[0].name == "compare"
     # "compare" alone still asks for the players (001 trigger table)
     assert football.route("compare", today=TODAY).status is Status.NEEDS_CLARIFICATION
+
+
+def test_a_negation_word_stands_for_another_inside_a_synonym_phrase(accounting):
+    # synonyms.yaml says "not paid" (and Indonesian "belum dibayar"); users say "haven't" / "tidak"
+    r = accounting.route("invoices this client hasn't paid", today=TODAY)
+    assert ("hasn't paid", "concept", "unpaid") in _units(r)
+    r = accounting.route("faktur yang tidak dibayar", today=TODAY)
+    assert ("tidak dibayar", "concept", "unpaid") in _units(r)
+
+
+def test_a_negation_of_more_than_one_word_is_refused_with_file_and_line(tmp_path):
+    import pytest
+
+    from routing.core.errors import LexiconError
+    from routing.core.parse import parse_language_words
+    from routing.core.yamlio import read_yaml
+
+    path = tmp_path / "words.yaml"
+    path.write_text("en:\n  stopwords: [a]\n  negations: [not, no longer]\n", encoding="utf-8")
+    with pytest.raises(LexiconError) as err:
+        parse_language_words(read_yaml(path, "_shared/words.yaml"), "_shared/words.yaml")
+    assert "no longer" in str(err.value) and "must be one word" in str(err.value)

@@ -2,6 +2,7 @@
 phrase, else a literal word): the step of RouterIndex.analyze after typo correction."""
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from routing.core.joined import address_end, amount_end
@@ -59,6 +60,53 @@ def _gapped_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int)
     return best
 
 
+NEGATION = "\x00not"  # stands for any negation word (words.yaml `negations`) in _negation_table's keys
+_NEGATION_TABLES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _negation_table(index) -> dict:
+    """The lexicon's concept phrases that hold a negation word, keyed with every negation word as
+    NEGATION: "not paid" is then also "haven't paid", "belum dibayar" also "tidak dibayar". Built
+    once per index."""
+    table = _NEGATION_TABLES.get(index)
+    if table is None:
+        negations = getattr(index.domain.words, "negations", frozenset())
+        table = {}
+        if negations:
+            for key, entry in index.phrases.items():
+                if entry.concept and len(key) > 1 and any(w in negations for w in key):
+                    table.setdefault(tuple(NEGATION if w in negations else w for w in key), entry)
+        _NEGATION_TABLES[index] = table
+    return table
+
+
+def _negated_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int):
+    """The longest concept phrase at token i read with its negation word swapped for another
+    ("haven't paid" as the lexicon's "not paid"), longer than `longer_than`: (entry, end) or None."""
+    negations = getattr(index.domain.words, "negations", frozenset())
+    if not negations:
+        return None
+    n = len(tokens)
+    window = [t.text for t in tokens[i : min(n, i + index.max_phrase)]]
+    if not any(w in negations for w in window):
+        return None
+    table = _negation_table(index)
+    if not table:
+        return None
+    for L in range(len(window), max(longer_than, 1), -1):
+        if any(in_date[i : i + L]):
+            continue
+        key = tuple(NEGATION if w in negations else w for w in window[:L])
+        if NEGATION not in key:
+            continue
+        entry = table.get(key)
+        if entry is None:
+            entry = table.get(tuple(w if w == NEGATION else (index.lemma(w) or w) for w in key))
+        if entry is not None:
+            return entry, i + L
+    return None
+
+
 def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
     units: list[Unit] = []
     i = 0
@@ -111,6 +159,10 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             if gapped is not None:
                 entry, end, _ = gapped
                 length = end - i
+        negated = _negated_phrase(index, tokens, in_date, i, length)
+        if negated is not None:
+            entry, end = negated
+            length = end - i
         if entry is None:
             units.append(Unit("literal", tokens[i].text, tokens[i].text, i, i + 1, via="fuzzy" if i in corrected else "keyword"))
             i += 1
