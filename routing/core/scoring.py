@@ -170,8 +170,7 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
     kind for a bare noun, and a date range (for kinds that take one) each add a bonus. Two kinds
     are never assumed: a write (create / action) needs a verb that asks for it, and a detail view
     needs something to identify the record (a number or a name)."""
-    # A verb for a kind no tool of the domain has ("pay" where nothing pays) decides nothing: it
-    # would rule every tool out alike and leave the query's other cues (a date range) unheard.
+    # A verb for a kind no tool has ("pay" where nothing pays) decides nothing: it would rule out every tool.
     strong = {k for k, s in a.actions if s >= 1.0 and k in index.kinds}
     named = {k for k, _ in a.actions if k in index.kinds}
     has_identifier = any(u.role in ("number", "literal") for u in a.units)
@@ -338,18 +337,13 @@ def content_terms(a: QueryAnalysis) -> int:
 
 
 def _ruled_out(index: RouterIndex, action: dict[str, tuple[float, str]], leader: int) -> frozenset[int] | None:
-    """Tools whose kind the verbs rule out (kind fit 0) while the leader's kind fits: they are no
-    competitor in either view of score_agreement (combine asks only when one of the leader's own
-    keywords, not a related term, is in the query). "buatkan invoice untuk Toko Makmur" asks for a
-    create and names the invoice; the search tools' examples, full of shop names, do not outvote
-    the create tool's own words. None when nothing is ruled out."""
-    if action.get(index.tools[leader].kind, (0.0, ""))[0] <= 0:
+    """Tools whose kind the verbs rule out (fit 0) while the leader's fits: no competitor in either view
+    of score_agreement (asked only when a keyword of the leader's own is in the query: "buatkan invoice
+    untuk Toko Makmur" - the search tools' examples, full of shop names, do not outvote invoice_create)."""
+    fits = {k: action.get(k, (0.0, ""))[0] > 0 for k in index.kinds}
+    if not fits[index.tools[leader].kind] or all(fits.values()):
         return None
-    out = [k for k in index.kinds if action.get(k, (0.0, ""))[0] <= 0]
-    if not out:
-        return None
-    ids = {index.kinds.index(k) for k in out}
-    return frozenset(t for t, k in enumerate(index.tool_kind) if k in ids)
+    return frozenset(t for t, k in enumerate(index.tool_kind) if not fits[index.kinds[k]])
 
 
 def score_agreement(leader: int, keyword: dict[int, Signal], example, ruled_out: frozenset[int] | None = None) -> Signal | None:
