@@ -55,13 +55,24 @@ def test_a_bare_record_name_stays_ambiguous(accounting, query, alternatives):
 
 
 def test_when_the_examples_prefer_another_tool_nothing_is_added(accounting, without):
-    # The words point to contact_search (phone), the example questions lean to contact_list.
-    query = "find the supplier with phone 0812 3456 789"
+    # The words point to contact_search (phone), the example questions lean to contact_list, and no
+    # verb rules contact_list out.
+    query = "which supplier has phone 0812 3456 789"
     r, off = accounting.route(query, today=TODAY), without.route(query, today=TODAY)
     assert r.matches[0].name == "contact_search"
     assert "agreement" not in r.matches[0].score_breakdown
     assert r.status is off.status is Status.MULTIPLE_MATCHES
     assert r.matches[0].confidence == off.matches[0].confidence
+
+
+def test_a_tool_the_verb_rules_out_does_not_outvote_in_examples(accounting, without):
+    # "find" asks for a search: contact_list (a list) is out of the running, so its examples no
+    # longer withhold the agreement from contact_search (issue 22, held-out phrasings)
+    query = "find the supplier with phone 0812 3456 789"
+    r, off = accounting.route(query, today=TODAY), without.route(query, today=TODAY)
+    assert r.matches[0].name == off.matches[0].name == "contact_search"
+    assert r.matches[0].score_breakdown.get("agreement", 0) > 0
+    assert r.status is Status.ACTIVATED and off.status is Status.MULTIPLE_MATCHES
 
 
 @pytest.mark.parametrize("query", [

@@ -65,10 +65,14 @@ def test_no_shared_word_gives_text_not_a_tool_call(fake):
 
 
 def test_cfo_llm_path_chooses_the_receivables_report():
-    """The cfo domain's own meta-tools: a first-tool policy would call financial_statements."""
+    """The cfo domain's own meta-tools: a first-tool policy would call financial_statements. (A question
+    two tools fit, so the path is the LLM's; "which customers owe us the most money" now activates
+    receivables_summary on the fast path, issue 22.)"""
     with FakeModel() as f:
         router = load_router("cfo")
-        result = router.run_llm(router.route("which customers owe us the most money", today=TODAY), client=_client(f))
+        routed = router.route("which customers owe us money and for how long", today=TODAY)
+        assert routed.path == "llm"
+        result = router.run_llm(routed, client=_client(f))
     sent = [t["function"]["name"] for t in f.requests[0]["tools"]]
     assert sent[0] != "receivables_report" and "receivables_report" in sent
     assert result.llm["tool_call"] == {"name": "receivables_report", "arguments": {"operation": "get_customer_outstanding"}}

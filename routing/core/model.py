@@ -130,6 +130,8 @@ class LanguageWords:
     stopwords: frozenset[str]
     actions: tuple[tuple[tuple[str, ...], str, float], ...]  # (words, kind, strength)
     suffixes: tuple[tuple[str, str], ...]  # (suffix, replacement), longest first
+    # words that say "not" (words.yaml `negations`): any one stands for any other inside a phrase
+    negations: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

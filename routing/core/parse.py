@@ -68,16 +68,17 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
     stop: set[str] = set()
     actions: list[tuple[tuple[str, ...], str, float]] = []
     suffixes: list[tuple[str, str]] = []
+    negations: set[str] = set()
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
         lang_line = _line(data, lang)
         if not isinstance(block, dict):
-            c.add(lang_line, f"language {lang!r} must map to stopwords/actions/suffixes")
+            c.add(lang_line, f"language {lang!r} must map to stopwords/actions/suffixes/negations")
             continue
         for key in block:
-            if key not in ("stopwords", "actions", "suffixes"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes)")
+            if key not in ("stopwords", "actions", "suffixes", "negations"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, negations)")
         stop.update(" ".join(words(w)) for w in _as_str_list(block.get("stopwords"), c, _line(block, "stopwords"), f"{lang}.stopwords"))
         acts = block.get("actions") or {}
         if not isinstance(acts, dict):
@@ -94,13 +95,19 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
             for strength_name, strength in (("strong", 1.0), ("weak", 0.5)):
                 for verb in _as_str_list(verbs.get(strength_name), c, _line(verbs, strength_name), f"{lang}.actions.{kind}.{strength_name}"):
                     actions.append((words(verb), kind, strength))
+        for w in _as_str_list(block.get("negations"), c, _line(block, "negations"), f"{lang}.negations"):
+            key = words(w)
+            if len(key) != 1:
+                c.add(_line(block, "negations"), f"{lang}.negations: {w!r} must be one word")
+                continue
+            negations.add(key[0])
         for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes"):
             suffix, _, repl = rule.partition(">")
             suffixes.append((suffix.strip().casefold(), repl.strip().casefold()))
     if c.problems:
         raise LexiconError(c.problems)
     suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
-    return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes))
+    return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations))
 
 
 # ---------------------------------------------------------------- domain files

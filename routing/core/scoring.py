@@ -32,6 +32,7 @@ class Signal:
     evidence: list[str] = field(default_factory=list)
     params: dict = field(default_factory=dict)
     fuzzy_hits: int = 0
+    own: bool = False  # keyword signal: one of the tool's own keywords (full weight, not a related term) matched
 
 
 @dataclass
@@ -132,6 +133,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
         parts: dict[str, float] = {}
         evidence: list[str] = []
         fuzzy_hits = 0
+        own = False
         for ui, u, mass in masses:
             if u.role == "literal" and tool.kind in argument_kinds and tool.kind in asked_kinds and ui not in cov:
                 continue  # a name or search term the verb hands to the tool: neither explained nor diluting
@@ -143,6 +145,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
                 continue
             if in_terms:
                 share = mass * terms[u.key]
+                own = own or terms[u.key] >= 1.0
                 parts[u.via] = parts.get(u.via, 0.0) + share
                 evidence.append(u.key if u.via == "keyword" else f"{u.key} ({u.surface})")
                 fuzzy_hits += u.via == "fuzzy"
@@ -154,6 +157,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
             parts={k: v / total for k, v in parts.items()},
             evidence=evidence,
             fuzzy_hits=fuzzy_hits,
+            own=own,
         )
     return out
 
@@ -167,8 +171,9 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
     kind for a bare noun, and a date range (for kinds that take one) each add a bonus. Two kinds
     are never assumed: a write (create / action) needs a verb that asks for it, and a detail view
     needs something to identify the record (a number or a name)."""
-    strong = {k for k, s in a.actions if s >= 1.0}
-    named = {k for k, _ in a.actions}
+    # A verb for a kind no tool has ("pay" where nothing pays) decides nothing: it would rule out every tool.
+    strong = {k for k, s in a.actions if s >= 1.0 and k in index.kinds}
+    named = {k for k, _ in a.actions if k in index.kinds}
     has_identifier = any(u.role in ("number", "literal") for u in a.units)
     has_number = any(u.role == "number" for u in a.units)
     fit: dict[str, tuple[float, str]] = {}
@@ -320,7 +325,8 @@ def combine(
     agreement: dict[int, Signal] = {}
     if weights.agreement > 0 and raw and content_terms >= AGREEMENT_MIN_TERMS:
         leader = _best(raw, tools, 1)[0]
-        sig = score_agreement(leader, keyword, example)
+        ruled_out = _ruled_out(index, action, leader) if leader in keyword and keyword[leader].own else None
+        sig = score_agreement(leader, keyword, example, ruled_out)
         # Only what it lifts below the cap of 1: a leader already there shows no agreement term.
         gain = min(weights.agreement * sig.value, max(0.0, 1.0 - raw[leader])) if sig is not None else 0.0
         if gain > 0:
@@ -342,7 +348,17 @@ def content_terms(a: QueryAnalysis) -> int:
     return len(keys) + len(a.dates)
 
 
-def score_agreement(leader: int, keyword: dict[int, Signal], example) -> Signal | None:
+def _ruled_out(index: RouterIndex, action: dict[str, tuple[float, str]], leader: int) -> frozenset[int] | None:
+    """Tools whose kind the verbs rule out (fit 0) while the leader's fits: no competitor in either view
+    of score_agreement (asked only when a keyword of the leader's own is in the query: "buatkan invoice
+    untuk Toko Makmur" - the search tools' examples, full of shop names, do not outvote invoice_create)."""
+    fits = {k: action.get(k, (0.0, ""))[0] > 0 for k in index.kinds}
+    if not fits[index.tools[leader].kind] or all(fits.values()):
+        return None
+    return frozenset(t for t, k in enumerate(index.tool_kind) if not fits[index.kinds[k]])
+
+
+def score_agreement(leader: int, keyword: dict[int, Signal], example, ruled_out: frozenset[int] | None = None) -> Signal | None:
     """How far two views of the query that are built apart agree on the leading tool, in [0, 1]:
 
     the lexicon's view (the keyword signal: the share of the query's content words the tool's
@@ -357,8 +373,9 @@ def score_agreement(leader: int, keyword: dict[int, Signal], example) -> Signal 
     own_e = sig.value if sig is not None else 0.0
     if own_k <= 0 or own_e <= 0:
         return None
-    other_k = max((s.value for t, s in keyword.items() if t != leader), default=0.0)
-    other_e = _best_other_example(example, leader)
+    ruled_out = ruled_out or frozenset()
+    other_k = max((s.value for t, s in keyword.items() if t != leader and t not in ruled_out), default=0.0)
+    other_e = _best_other_example(example, leader, ruled_out)
     lead_k, lead_e = own_k - other_k, own_e - other_e
     if lead_k < 0 or lead_e < 0:
         return None
@@ -369,19 +386,23 @@ def score_agreement(leader: int, keyword: dict[int, Signal], example) -> Signal 
                   evidence=[f"first in words (+{lead_k:.2f}) and in examples (+{lead_e:.2f})"])
 
 
-def _best_other_example(example, leader: int) -> float:
-    """The best example score of any tool but the leader (an array for many examples, else a dict)."""
+def _best_other_example(example, leader: int, ruled_out: frozenset[int] = frozenset()) -> float:
+    """The best example score of any tool but the leader and the ruled-out ones (an array for many
+    examples, else a dict)."""
     if isinstance(example, ExampleSignals):
         values = example.values * example.touched
         if not len(values):
             return 0.0
+        if ruled_out:
+            values = values.copy()
+            values[list(ruled_out)] = 0.0
         best = float(values.max())
         if best > 0 and int(values.argmax()) == leader:
             values = values.copy()
             values[leader] = 0.0
             best = float(values.max())
         return best
-    return max((s.value for t, s in example.items() if t != leader), default=0.0)
+    return max((s.value for t, s in example.items() if t != leader and t not in ruled_out), default=0.0)
 
 
 def scored_for(index: RouterIndex, weights: Weights, tools: list[int], keyword, action, pattern, example, semantic,

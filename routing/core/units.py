@@ -2,6 +2,7 @@
 phrase, else a literal word): the step of RouterIndex.analyze after typo correction."""
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from routing.core.joined import address_end, amount_end
@@ -22,6 +23,88 @@ def _known_word_with_letters(index, word: str) -> bool:
     """A word of letters and digits the lexicon names ("gstr3b", "ec2", "s3"): read as that term, not
     as a number or record id (only words the domain does not know are read as ids)."""
     return ((word,) in index.phrases or word in index.phrase_firsts) and any(ch.isalpha() for ch in word)
+
+
+# A phrase of two or more words may have this many stop words between its words in a query ("we
+# still owe" reads as "we owe"): people put fillers inside an idiom that the lexicon lists bare.
+MAX_PHRASE_GAP = 1
+
+
+def _is_stop(index, word: str) -> bool:
+    entry = index.phrases.get((word,))
+    return entry is not None and entry.stop
+
+
+def _gapped_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int):
+    """The longest concept phrase starting at token i with one stop word left out between its
+    words, when it has more words than `longer_than` (the best phrase read without a gap):
+    (entry, end token exclusive, phrase words) or None."""
+    n = len(tokens)
+    limit = min(n, i + index.max_phrase + MAX_PHRASE_GAP)
+    best = None
+    for end in range(i + 3, limit + 1):  # a gap needs at least three tokens: word, stop, word
+        if any(in_date[i:end]) or _is_stop(index, tokens[end - 1].text):
+            continue
+        words = [t.text for t in tokens[i:end]]
+        for k in range(1, len(words) - 1):
+            if not _is_stop(index, words[k]):
+                continue
+            key = tuple(words[:k] + words[k + 1:])
+            if len(key) <= longer_than or len(key) > index.max_phrase:
+                continue
+            entry = index.phrases.get(key)
+            if entry is None:
+                entry = index.phrases.get(tuple(index.lemma(w) or w for w in key))
+            if entry is not None and entry.concept and (best is None or len(key) > best[2]):
+                best = (entry, end, len(key))
+    return best
+
+
+NEGATION = "\x00not"  # stands for any negation word (words.yaml `negations`) in _negation_table's keys
+_NEGATION_TABLES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _negation_table(index) -> dict:
+    """The lexicon's concept phrases that hold a negation word, keyed with every negation word as
+    NEGATION: "not paid" is then also "haven't paid", "belum dibayar" also "tidak dibayar". Built
+    once per index."""
+    table = _NEGATION_TABLES.get(index)
+    if table is None:
+        negations = getattr(index.domain.words, "negations", frozenset())
+        table = {}
+        if negations:
+            for key, entry in index.phrases.items():
+                if entry.concept and len(key) > 1 and any(w in negations for w in key):
+                    table.setdefault(tuple(NEGATION if w in negations else w for w in key), entry)
+        _NEGATION_TABLES[index] = table
+    return table
+
+
+def _negated_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int):
+    """The longest concept phrase at token i read with its negation word swapped for another
+    ("haven't paid" as the lexicon's "not paid"), longer than `longer_than`: (entry, end) or None."""
+    negations = getattr(index.domain.words, "negations", frozenset())
+    if not negations:
+        return None
+    n = len(tokens)
+    window = [t.text for t in tokens[i : min(n, i + index.max_phrase)]]
+    if not any(w in negations for w in window):
+        return None
+    table = _negation_table(index)
+    if not table:
+        return None
+    for L in range(len(window), max(longer_than, 1), -1):
+        if any(in_date[i : i + L]):
+            continue
+        key = tuple(NEGATION if w in negations else w for w in window[:L])
+        if NEGATION not in key:
+            continue
+        entry = table.get(key)
+        if entry is None:
+            entry = table.get(tuple(w if w == NEGATION else (index.lemma(w) or w) for w in key))
+        if entry is not None:
+            return entry, i + L
+    return None
 
 
 def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
@@ -71,6 +154,15 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             if entry is not None:
                 length = L
                 break
+        if longest > 1:
+            gapped = _gapped_phrase(index, tokens, in_date, i, length)
+            if gapped is not None:
+                entry, end, _ = gapped
+                length = end - i
+        negated = _negated_phrase(index, tokens, in_date, i, length)
+        if negated is not None:
+            entry, end = negated
+            length = end - i
         if entry is None:
             units.append(Unit("literal", tokens[i].text, tokens[i].text, i, i + 1, via="fuzzy" if i in corrected else "keyword"))
             i += 1

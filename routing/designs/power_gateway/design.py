@@ -193,6 +193,7 @@ class PowerGateway(DomainDesign):
         self.hint_points = float(gw.get("hint_points", 0.0) or 0.0)
         self.topic_cap = float(gw.get("topic_cap", 1.0) if gw.get("topic_cap") is not None else 1.0)
         self.named_floor = float(gw.get("named_floor", 0.0) or 0.0)
+        self.named_lead = float(gw.get("named_lead", 0.0) or 0.0)
         self._hints = {t.name: frozenset(_str_list(t.extra.get("hints"))) for t in domain.tools}
         _check_hints(domain, self._hints)
         claimed = {c for t in domain.tools for c in (*t.keywords, *t.related)}
@@ -397,9 +398,12 @@ class PowerGateway(DomainDesign):
         """004's levels of evidence on top of the points. A power matched by one of its own
         `keywords` (its name, or a term no other power claims as its own: "ec2", "tickets"), with
         no other power at thresholds.low or above, is an "exact keyword match" (High): at least
-        `gateway.named_floor`. A query asking for a topic (a `hints` word that is no power's
-        keyword or related term: "insights", "metrics", "report") leaves every power not matched
-        by its own keyword at most `gateway.topic_cap` (Low: "show customer insights")."""
+        `gateway.named_floor`. So is a power called by its own name ("mongodb", "sqlite") that
+        leads every other power `gateway.named_lead` times over: a word of the query that also
+        fits another power ("events" in "aggregate the events collection in mongodb") leaves that
+        one far behind and no real choice. A query asking for a topic (a `hints` word that is no
+        power's keyword or related term: "insights", "metrics", "report") leaves every power not
+        matched by its own keyword at most `gateway.topic_cap` (Low: "show customer insights")."""
         if not scored or not a.concepts:
             return scored
         concepts = a.concepts.keys()
@@ -407,10 +411,13 @@ class PowerGateway(DomainDesign):
         low = self.router._thresholds(None).low
         out = []
         for i, s in enumerate(scored):
-            own = bool(set(self._keywords.get(self.router.index.tools[s.tool].name, ())) & concepts)
+            name = self.router.index.tools[s.tool].name
+            own = bool(set(self._keywords.get(name, ())) & concepts)
+            named = name in concepts
             others = max((o.confidence for j, o in enumerate(scored) if j != i), default=0.0)
             target = s.confidence
-            if own and self.named_floor and others < low and s.confidence < self.named_floor:
+            clear_lead = named and self.named_lead > 0 and others * self.named_lead <= s.confidence
+            if own and self.named_floor and (others < low or clear_lead) and s.confidence < self.named_floor:
                 target = self.named_floor
             elif topic and not own and s.confidence > self.topic_cap:
                 target = self.topic_cap
