@@ -36,7 +36,7 @@ class Weights:
     semantic: float = 0.0
     learned: float = 0.0  # a linear model trained on the examples (routing.semantic.learned)
     # The lexicon and the example questions agree on the top tool, each ahead of every other tool
-    # (routing.core.scoring.score_agreement); 0 leaves the weighted sum as it is.
+    # (routing.core.scoring.score_agreement, routing.core.agreement); 0 leaves the weighted sum as it is.
     agreement: float = 0.0
     fuzzy_penalty: float = 0.03
     # Kind fit without a strong verb: every kind starts neutral; a weak verb for the kind, the
