@@ -136,6 +136,16 @@ def test_a_domain_can_ask_for_the_transformer(lexicon_root):
     assert r.candidates[0]["name"] == "getWeatherForecast"
 
 
+@needs_encoder
+def test_the_environment_sets_the_default_and_a_domain_setting_wins(lexicon_root, monkeypatch):
+    monkeypatch.setenv("ROUTING_DENSE_ENCODER", "transformer")
+    import_catalog(lexicon_root)
+    made = Router.load("shop", lexicon_root).describe()["confidence"]["dense"]
+    assert made["encoder"] == "transformer:minilm-l6" and "ROUTING_DENSE_ENCODER" in made["encoder_why"]
+    set_encoder(lexicon_root, "static")
+    assert Router.load("shop", lexicon_root).describe()["confidence"]["dense"]["encoder"] == "static:minilm-tokenlearn"
+
+
 def test_a_wrong_encoder_setting_says_what_is_allowed(lexicon_root):
     import_catalog(lexicon_root)
     set_encoder(lexicon_root, "bert")

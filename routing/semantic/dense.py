@@ -7,6 +7,7 @@ question, a 4,076-tool catalog encoded in about a second); `transformer` is the 
 (routing.semantic.minilm, built by `python -m routing build-encoder`: ~15-30 ms a question, minutes
 for a large catalog's first encoding; a few points better). A domain asking for the transformer
 where it is not built gets the table, and describe() says which encoder carried and why.
+ROUTING_DENSE_ENCODER sets the default for domains that do not say (benchmarks compare the two).
 
 Which domains: decided by data, never by name. A domain whose tools have on average fewer than
 DENSE_MAX_PER_TOOL example questions (a catalog known by its descriptions, a few-shot domain)
@@ -191,17 +192,20 @@ def choose_encoder(domain):
     """(encoder, why it carries) for the domain's `dense_encoder` setting, or (None, why not)."""
     from routing.semantic import minilm, tokentable
 
-    asked = str(domain.settings.extra.get("dense_encoder") or "static").strip().lower()
+    import os
+
+    setting = domain.settings.extra.get("dense_encoder")
+    said = "settings.yaml says dense_encoder" if setting else "ROUTING_DENSE_ENCODER"
+    asked = str(setting or os.environ.get("ROUTING_DENSE_ENCODER") or "static").strip().lower()
     if asked not in ENCODERS:
-        asked_note = f"dense_encoder: {asked!r} is not one of {', '.join(ENCODERS)}; "
+        asked_note = f"{said}={asked!r} is not one of {', '.join(ENCODERS)}; "
         asked = "static"
     else:
         asked_note = ""
     if asked == "transformer":
         enc = minilm.dense_encoder()
         if enc is not None:
-            return enc, ("settings.yaml says dense_encoder: transformer: the MiniLM transformer itself "
-                         "(a forward pass a question)")
+            return enc, f"{said}: transformer: the MiniLM transformer itself (a forward pass a question)"
         asked_note = (f"dense_encoder: transformer, but the MiniLM transformer is not built at {minilm.default_dir()} "
                       "(python -m routing build-encoder); ")
     table = tokentable.token_table()
@@ -209,7 +213,7 @@ def choose_encoder(domain):
         return None, (f"{asked_note}the token table {tokentable.DEFAULT_TABLE_DIR} is missing: "
                       "routed on the lexical signals alone")
     return table, (asked_note + "the token table learned from MiniLM (the default: a question in microseconds; "
-                   "dense_encoder: transformer in settings.yaml uses the transformer)")
+                   "dense_encoder: transformer in settings.yaml, or ROUTING_DENSE_ENCODER=transformer, uses the transformer)")
 
 
 def build_dense(domain) -> tuple[DenseList | None, str | None]:
