@@ -97,7 +97,7 @@ class DenseList:
         self.cached = self.matrix is not None
         if self.matrix is None:
             self.matrix = _encode_cached(encoder, texts) if texts else np.zeros((0, encoder.dimension), np.float32)
-            if path is not None:
+            if path is not None and path.parent.is_dir():  # beside a domain on disk; an in-memory one (bench) makes no folder
                 write_cache(path, lambda f: np.savez(f, key=np.array(key), matrix=self.matrix))
         self.one_per_tool = len(np.unique(self.owners)) == len(self.owners)
         self.weight = WEIGHT_FEW_EXAMPLES if any(t.examples for t in domain.tools) else WEIGHT_DESCRIPTIONS_ONLY
