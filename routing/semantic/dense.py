@@ -11,11 +11,10 @@ ROUTING_DENSE_ENCODER sets the default for domains that do not say (benchmarks c
 
 Which domains: decided by data, never by name. A domain whose tools have on average fewer than
 DENSE_MAX_PER_TOOL example questions (a catalog known by its descriptions, a few-shot domain)
-gets the dense list when the encoder is built (`python -m routing build-encoder`); a domain with
+gets the dense list (from the shipped token table: no build step); a domain with
 plenty of examples keeps its lexical and learned signals alone (they beat the dense retrievers
 there: CLINC150, Banking77). `dense: false` in a domain's settings turns it off; `dense: true`
-turns it on whatever the examples. Without the built encoder the domain routes as before and
-describe() says so.
+turns it on whatever the examples; ROUTING_DENSE=off turns it off everywhere, and describe() says so.
 
 Each tool is known by one text (its name's words, description and parameters: routing.core.enrich)
 plus each of its example questions; a tool's cosine is its best text's. The tool vectors are
