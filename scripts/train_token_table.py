@@ -14,9 +14,12 @@
    Tokens the corpus never shows keep their step-1 vector.
 4. Centre (remove the table's mean row: the common component) and store as int8 with a float
    scale a row (routing.semantic.tokentable.save_table), beside MiniLM's tokenizer.json.
+5. Token weights a / (a + p) (SIF; p: the whole-word token's wordfreq frequency, English or
+   Indonesian; word pieces 1), a = 0.003, in weights.safetensors (read with the table).
+   `--weights-only` writes just this step beside an existing table.
 
 Chosen on HWU64 valid and Seal-Tools dev (cosine alone; README "The dense list"): lam 0.01, 80,000
-sentences. scipy comes with scikit-learn (a requirement); routing/ itself needs only numpy.
+sentences, a 0.003. scipy comes with scikit-learn (a requirement); routing/ itself needs only numpy.
 """
 from __future__ import annotations
 
@@ -109,7 +112,16 @@ def main() -> int:
     ap.add_argument("--seeds", default="1,2")
     ap.add_argument("--lam", type=float, default=0.01)
     ap.add_argument("--out", default=str(tokentable.DEFAULT_TABLE_DIR))
+    ap.add_argument("--sif", type=float, default=0.003, help="a of the a / (a + p) token weights (0: none)")
+    ap.add_argument("--weights-only", action="store_true", help="only (re)write the token weights beside the table in --out")
     args = ap.parse_args()
+    if args.weights_only:
+        from tokenizers import Tokenizer
+
+        out = Path(args.out)
+        tokentable.save_weights(out, tokentable.sif_weights(Tokenizer.from_file(str(out / "tokenizer.json")), args.sif))
+        print(f"wrote {out / tokentable.WEIGHTS_FILE} (a = {args.sif})")
+        return 0
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     enc = minilm.dense_encoder()
@@ -147,8 +159,11 @@ def main() -> int:
         "method": "per-token distillation, then tokenlearn-style least squares on wordfreq word sequences, centred",
         "sentences": len(sents), "seeds": args.seeds, "lam": args.lam, "tokens": int(table.shape[0]),
         "dimension": int(table.shape[1]), "storage": "int8 + float32 scale a row", "pooling": "mean",
+        "token_weights": f"weights.safetensors: a / (a + p), a = {args.sif}, p from wordfreq (en, id)" if args.sif > 0 else "none",
         "command": "python scripts/train_token_table.py"})
     shutil.copyfile(enc.path / "tokenizer.json", tmp / "tokenizer.json")
+    if args.sif > 0:
+        tokentable.save_weights(tmp, tokentable.sif_weights(tok, args.sif))
     old = out.with_name(out.name + ".old")
     shutil.rmtree(old, ignore_errors=True)
     if out.exists():

@@ -7,7 +7,8 @@ The table (`routing/semantic/data/minilm-tokenlearn/`, made once by `python scri
 with the built transformer, see there) was fitted so that the mean of a text's token rows matches
 the transformer's sentence vector, on random word sequences drawn from wordfreq (English and
 Indonesian; no evaluation data set), starting from each token's own transformer vector
-([CLS] token [SEP], mean-pooled). Stored as int8 with one float scale a row (11.8 MB for 30,522
+([CLS] token [SEP], mean-pooled), then each whole-word token's row weighted a / (a + p), p its
+wordfreq frequency (English or Indonesian, the larger; a = 0.003), in `weights.safetensors`. Stored as int8 with one float scale a row (11.8 MB for 30,522
 tokens x 384), held in memory as float16 (23 MB).
 
 Loaded once per process (`token_table()`); `name` names the table and `sha256` its file, so a cache
@@ -28,17 +29,46 @@ import numpy as np
 TABLE_NAME = "minilm-tokenlearn"
 DEFAULT_TABLE_DIR = Path(__file__).with_name("data") / TABLE_NAME
 TABLE_FILE = "table.safetensors"
+WEIGHTS_FILE = "weights.safetensors"  # optional: one weight a token (SIF a / (a + p(word)) from wordfreq)
 
 
 def load_table(path: Path) -> np.ndarray:
-    """The float32 table from `table.safetensors`: `table` (int8 or float) times `scale` (one a row) if given."""
+    """The float32 table from `table.safetensors`: `table` (int8 or float) times `scale` (one a row)
+    if given, times `weights.safetensors`' `weight` (one a token) where that file is there."""
     from safetensors.numpy import load_file
 
     t = load_file(str(path / TABLE_FILE))
     table = np.asarray(t["table"], dtype=np.float32)
     if "scale" in t:
         table *= np.asarray(t["scale"], dtype=np.float32).reshape(-1, 1)
+    if (path / WEIGHTS_FILE).is_file():
+        w = np.asarray(load_file(str(path / WEIGHTS_FILE))["weight"], dtype=np.float32)
+        if w.shape != (table.shape[0],):
+            raise ValueError(f"{path / WEIGHTS_FILE}: {w.shape[0]} weights for {table.shape[0]} tokens")
+        table *= w.reshape(-1, 1)
     return table
+
+
+def sif_weights(tokenizer, a: float = 0.003) -> np.ndarray:
+    """a / (a + p) a token: p the wordfreq frequency of a whole-word token (English or Indonesian,
+    the larger); word pieces (##...) and special tokens get 1."""
+    import wordfreq
+
+    vocab = tokenizer.get_vocab()
+    w = np.ones(len(vocab), dtype=np.float32)
+    for tok, i in vocab.items():
+        if tok.startswith("##") or tok.startswith("["):
+            continue
+        p = max(wordfreq.word_frequency(tok, "en"), wordfreq.word_frequency(tok, "id"))
+        w[i] = a / (a + p)
+    return w
+
+
+def save_weights(path: Path, weights: np.ndarray) -> None:
+    from safetensors.numpy import save_file
+
+    save_file({"weight": np.asarray(weights, dtype=np.float32)}, str(path / WEIGHTS_FILE))
+    (path / WEIGHTS_FILE).chmod(0o644)
 
 
 def save_table(path: Path, table: np.ndarray, *, meta: dict) -> None:
@@ -79,9 +109,11 @@ class TokenTableEncoder:
         self.kind = "static"
         self.path = path
         h = hashlib.sha256()
-        with open(path / TABLE_FILE, "rb") as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                h.update(chunk)
+        for name in (TABLE_FILE, WEIGHTS_FILE):  # the vectors depend on both
+            if (path / name).is_file():
+                with open(path / name, "rb") as f:
+                    for chunk in iter(lambda: f.read(1 << 20), b""):
+                        h.update(chunk)
         self.sha256 = h.hexdigest()
         self._ids: dict[str, list[int]] = {}
         self._lock = threading.Lock()
