@@ -112,8 +112,9 @@ class DenseList:
         if not len(self.owners) or not text.strip():
             return []
         q = self.encoder.encode([text])[0]
-        with _one_blas_thread():  # one BLAS thread: threaded BLAS spun 5-10 ms on a busy machine; einsum took 0.33 ms
-            sims = self.matrix @ q  # 4,076 x 384: ~0.1 ms
+        # Not BLAS: its threads spin on a busy machine (5 ms against 0.5), and inside a route (the matrix
+        # out of the cache) einsum beat even one-thread BLAS: 0.27 against 0.39 ms for 4,076 x 384.
+        sims = np.einsum("ij,j->i", self.matrix, q)
         best = np.full(self.n_tools, -2.0, dtype=np.float32)
         if self.one_per_tool:
             best[self.owners] = sims
@@ -125,12 +126,6 @@ class DenseList:
         top = np.argpartition(-best, k - 1)[:k]
         top = top[np.lexsort((top, -best[top]))]
         return [(int(t), float(best[t])) for t in top]
-
-
-def _one_blas_thread():
-    from routing.semantic.minilm import _one_blas_thread as limit
-
-    return limit()
 
 
 def _encode_cached(encoder, texts: list[str]) -> np.ndarray:
