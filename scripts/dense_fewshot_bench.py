@@ -2,9 +2,10 @@
 questions each (the first k of train.csv; k=0: known only by the intent's name, as a tool catalog),
 the valid (or test) questions routed with and without the dense list, in one run.
 
-    python scripts/dense_fewshot_bench.py [--k 0 1 3] [--split valid|test] [--limit N]
+    python scripts/dense_fewshot_bench.py [--k 0 1 3] [--split valid|test] [--limit N] [--encoder static|transformer]
 
-Needs the built encoder (`python -m routing build-encoder`). Prints JSON: per k, top-1 / top-3 of the
+`--encoder transformer` needs the built encoder (`python -m routing build-encoder`); `static` (the
+default) is the shipped token table. `minilm_cosine` is the dense list's cosine alone, whichever encoder. Prints JSON: per k, top-1 / top-3 of the
 router with the dense list, without it (the lexical signals alone) and of MiniLM cosine alone, the
 tiers, and p50 per query.
 """
@@ -86,6 +87,8 @@ def main() -> int:
     p.add_argument("--k", type=int, nargs="+", default=[0, 1, 3])
     p.add_argument("--split", choices=("valid", "test"), default="valid")
     p.add_argument("--limit", type=int)
+    p.add_argument("--encoder", choices=("static", "transformer"), default="static",
+                   help="the dense list's encoder (the domain's dense_encoder setting; static: the shipped token table)")
     args = p.parse_args()
     data = Path(args.data)
     train = rows(data / "train.csv")
@@ -95,7 +98,10 @@ def main() -> int:
         tmp = Path(tempfile.mkdtemp(prefix="dense-fewshot-"))
         try:
             shutil.copytree(ROOT / "lexicons" / "_shared", tmp / "_shared")
-            domain = load_domain(build(tmp, train, k), tmp)
+            name = build(tmp, train, k)
+            with open(tmp / name / "settings.yaml", "a", encoding="utf-8") as f:
+                f.write(f"dense_encoder: {args.encoder}\n")
+            domain = load_domain(name, tmp)
             t0 = time.perf_counter()
             fused = Router(domain)
             build_s = round(time.perf_counter() - t0, 2)

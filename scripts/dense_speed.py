@@ -1,9 +1,10 @@
 """Where the time of a route goes with the dense list: Seal-Tools (4,076 tools) imported, the router
 built twice (the second reads `.dense.npy`), then N dev questions timed per stage: the whole route,
 the question's forward pass alone, the cosine with the tool vectors and the top 20, and the
-router without the dense list. Needs the built encoder (`python -m routing build-encoder`).
+router without the dense list. `--encoder transformer` needs the built encoder (`python -m routing
+build-encoder`); the default is the shipped token table.
 
-    python scripts/dense_speed.py [--n 300]
+    python scripts/dense_speed.py [--n 300] [--encoder static|transformer]
 """
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ def stats(values: list[float]) -> dict:
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--n", type=int, default=300)
+    p.add_argument("--encoder", choices=("static", "transformer"), default="static",
+                   help="the dense list's encoder (dense_encoder in the domain's settings)")
     args = p.parse_args()
     data = default_data()
     tmp = Path(tempfile.mkdtemp(prefix="dense-speed-"))
@@ -43,6 +46,8 @@ def main() -> int:
         (tmp / "catalog.json").write_text(json.dumps(seal_tools_as_openai(data / "tool.jsonl")), encoding="utf-8")
         t0 = time.perf_counter()
         import_tool_catalog(tmp / "catalog.json", "speed", root=tmp)
+        with open(tmp / "speed" / "settings.yaml", "a", encoding="utf-8") as f:
+            f.write(f"dense_encoder: {args.encoder}\n")
         t1 = time.perf_counter()
         router = Router(load_domain("speed", tmp))
         t2 = time.perf_counter()

@@ -13,7 +13,7 @@ from routing.core.model import DATE_ROLES, KINDS, LanguageWords, PARAM_TYPES, Pa
 
 # ---------------------------------------------------------------- the keys each file may hold
 
-SETTINGS_KEYS = frozenset({"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "paths", "calibration", "enrich", "dense"})
+SETTINGS_KEYS = frozenset({"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "paths", "calibration", "enrich", "dense", "dense_encoder"})
 THRESHOLDS_KEYS = frozenset({"high", "medium", "low", "margin"})
 DATES_KEYS = frozenset({"week_start", "fiscal_year_start_month", "fiscal_year_label"})
 VAGUE_KEYS = frozenset({"words", "question"})
@@ -120,6 +120,9 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
     allowed = _design_keys(data.get("design", "tools"), "settings", SETTINGS_KEYS)
     if allowed is not None:
         check_keys(data, allowed, c, "settings")
+    if "dense_encoder" in data and data["dense_encoder"] not in ("static", "transformer"):
+        c.add(_line(data, "dense_encoder"), f"dense_encoder must be static (the shipped token table) or transformer "
+                                            f"(the MiniLM transformer), not {data['dense_encoder']!r}")
     th = data.get("thresholds") or {}
     tl = _line(data, "thresholds")
     check_keys(th, THRESHOLDS_KEYS, c, "thresholds", tl)
@@ -212,7 +215,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         c.add(_line(data, "name"), f"name {name!r} must match the folder name {folder_name!r}")
     if c.problems:
         raise LexiconError(c.problems)
-    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring"}  # others (paths, calibration, enrich, dense) stay in extra
+    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring"}  # others (paths, calibration, enrich, dense, dense_encoder) stay in extra
     return Settings(
         name=name,
         description=str(data.get("description") or ""),

@@ -296,7 +296,7 @@ class Router:
         for t, cos in f.ranked:
             value = dn.dense_value(cos)
             if value > 0:
-                dense_signal[t] = Signal(value=value, parts={"semantic": value}, evidence=[f"transformer cos {cos:.2f}"])
+                dense_signal[t] = Signal(value=value, parts={"semantic": value}, evidence=[f"dense cos {cos:.2f}"])
         lexical_view = scored_for(self.index, w, order, keyword, action, pattern, example, semantic, learned)
         dense_view = scored_for(self.index, self._dense_only_weights, order, {}, {}, {}, {}, dense_signal)
         scored = [d if d.confidence > s.confidence else s for s, d in zip(lexical_view, dense_view)]

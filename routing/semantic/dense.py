@@ -1,19 +1,27 @@
-"""The dense list: a domain's tools ranked by the real MiniLM transformer's cosine to the question,
-fused with the lexical list by z-scores (Router.score), for domains with few examples.
+"""The dense list: a domain's tools ranked by an encoder's cosine to the question, fused with the
+lexical list by z-scores (Router.score), for domains with few examples.
+
+Which encoder (`dense_encoder` in a domain's settings.yaml): `static` (the default) is the token
+table learned from our MiniLM and shipped in the repo (routing.semantic.tokentable: ~20 us a
+question, a 4,076-tool catalog encoded in about a second); `transformer` is the real MiniLM
+(routing.semantic.minilm, built by `python -m routing build-encoder`: ~15-30 ms a question, minutes
+for a large catalog's first encoding; a few points better). A domain asking for the transformer
+where it is not built gets the table, and describe() says which encoder carried and why.
+ROUTING_DENSE_ENCODER sets the default for domains that do not say (benchmarks compare the two).
 
 Which domains: decided by data, never by name. A domain whose tools have on average fewer than
 DENSE_MAX_PER_TOOL example questions (a catalog known by its descriptions, a few-shot domain)
-gets the dense list when the encoder is built (`python -m routing build-encoder`); a domain with
+gets the dense list (from the shipped token table: no build step); a domain with
 plenty of examples keeps its lexical and learned signals alone (they beat the dense retrievers
 there: CLINC150, Banking77). `dense: false` in a domain's settings turns it off; `dense: true`
-turns it on whatever the examples. Without the built encoder the domain routes as before and
-describe() says so.
+turns it on whatever the examples; ROUTING_DENSE=off turns it off everywhere, and describe() says so.
 
 Each tool is known by one text (its name's words, description and parameters: routing.core.enrich)
 plus each of its example questions; a tool's cosine is its best text's. The tool vectors are
-encoded once and cached beside the domain (`.dense.npz`, keyed by the texts and the model), so
-only the first build of a catalog pays the transformer (4,076 tools: minutes on a busy 2-core
-machine); the question is encoded once per route.
+encoded once and cached beside the domain (`.dense.npz`, keyed by the encoder's name, its weights
+and the texts), so only the first build of a catalog pays the encoder (4,076 tools: about a second
+with the table, minutes with the transformer on a busy 2-core machine); the question is encoded
+once per route.
 """
 from __future__ import annotations
 
@@ -85,27 +93,29 @@ def tool_texts(domain) -> tuple[list[str], list[int]]:
 
 
 class DenseList:
-    def __init__(self, domain, encoder, *, cache: Path | None = None):
+    def __init__(self, domain, encoder, *, cache: Path | None = None, why: str = ""):
         self.encoder = encoder
+        self.why = why
         texts, owners = tool_texts(domain)
         self.texts = texts
         self.owners = np.array(owners, dtype=np.int64)
         self.n_tools = len(domain.tools)
-        key = hashlib.sha256(json.dumps([VERSION, encoder.name, getattr(encoder, "sha256", ""), texts],
-                                        ensure_ascii=False).encode("utf-8")).hexdigest()[:32]
+        digest = hashlib.sha256(json.dumps([VERSION, encoder.name, getattr(encoder, "sha256", ""), texts],
+                                           ensure_ascii=False).encode("utf-8")).hexdigest()[:32]
+        key = f"{encoder.name}:{digest}"  # the key names the encoder: another encoder's vectors are never read
         self.key = key
         path = cache or (Path(domain.root) / CACHE_FILE if getattr(domain, "root", None) else None)
         self.matrix = _load(path, key, len(texts), encoder.dimension)
         self.cached = self.matrix is not None
         if self.matrix is None:
             self.matrix = _encode_cached(encoder, texts) if texts else np.zeros((0, encoder.dimension), np.float32)
-            if path is not None:
+            if path is not None and path.parent.is_dir():  # beside a domain on disk; an in-memory one (bench) makes no folder
                 write_cache(path, lambda f: np.savez(f, key=np.array(key), matrix=self.matrix))
         self.one_per_tool = len(np.unique(self.owners)) == len(self.owners)
         self.weight = WEIGHT_FEW_EXAMPLES if any(t.examples for t in domain.tools) else WEIGHT_DESCRIPTIONS_ONLY
 
     def describe(self) -> dict:
-        return {"used": True, "encoder": self.encoder.name, "texts": len(self.owners),
+        return {"used": True, "encoder": self.encoder.name, "encoder_why": self.why, "texts": len(self.owners),
                 "vectors": "read from the cache" if self.cached else "encoded at build", "weight": self.weight,
                 "fusion": f"z-scores summed: each list's best {DEPTH} scores standardised, the dense list's weighted "
                           f"{self.weight} (the lexical list's 1), a tool missing from a list counted at its lowest"}
@@ -118,7 +128,9 @@ class DenseList:
         if not len(self.owners) or not text.strip():
             return []
         q = self.encoder.encode([text])[0] if vector is None else vector
-        sims = np.einsum("ij,j->i", self.matrix, q)  # not BLAS: its threads spin on a busy machine (5 ms against 0.5)
+        # Not BLAS: its threads spin on a busy machine (5 ms against 0.5), and inside a route (the matrix
+        # out of the cache) einsum beat even one-thread BLAS: 0.27 against 0.39 ms for 4,076 x 384.
+        sims = np.einsum("ij,j->i", self.matrix, q)
         if exclude_row is not None:
             sims = sims.copy()
             sims[exclude_row] = -2.0
@@ -139,8 +151,12 @@ class DenseList:
 
 def _encode_cached(encoder, texts: list[str]) -> np.ndarray:
     """Through the shared per-text cache (routing.semantic.encoders.CachedEncoder, SQLite under
-    ROUTING_EMBED_CACHE): a catalog imported again, or a tool edited, encodes only new texts."""
+    ROUTING_EMBED_CACHE): a catalog imported again, or a tool edited, encodes only new texts. Not
+    for the token table: it encodes faster than the cache reads."""
     from routing.semantic.encoders import CachedEncoder
+
+    if getattr(encoder, "kind", "") == "static":
+        return encoder.encode(texts)
 
     class _Keyed:  # the cache's key names the weights too, not only the model
         name = f"{encoder.name}@{getattr(encoder, 'sha256', '')[:16]}"
@@ -185,15 +201,51 @@ def dense_value(cos: float) -> float:
     return min(max((cos - FLOOR) / (CEILING - FLOOR), 0.0), 1.0)
 
 
+ENCODERS = ("static", "transformer")
+
+
+def _off() -> bool:
+    import os
+
+    return os.environ.get("ROUTING_DENSE", "").lower() in ("off", "0", "no", "false")
+
+
+def choose_encoder(domain):
+    """(encoder, why it carries) for the domain's `dense_encoder` setting, or (None, why not)."""
+    from routing.semantic import minilm, tokentable
+
+    import os
+
+    setting = domain.settings.extra.get("dense_encoder")
+    said = "settings.yaml says dense_encoder" if setting else "ROUTING_DENSE_ENCODER"
+    asked = str(setting or os.environ.get("ROUTING_DENSE_ENCODER") or "static").strip().lower()
+    if asked not in ENCODERS:
+        asked_note = f"{said}={asked!r} is not one of {', '.join(ENCODERS)}; "
+        asked = "static"
+    else:
+        asked_note = ""
+    if asked == "transformer":
+        enc = minilm.dense_encoder()
+        if enc is not None:
+            return enc, f"{said}: transformer: the MiniLM transformer itself (a forward pass a question)"
+        asked_note = (f"dense_encoder: transformer, but the MiniLM transformer is not built at {minilm.default_dir()} "
+                      "(python -m routing build-encoder); ")
+    table = tokentable.token_table()
+    if table is None:
+        return None, (f"{asked_note}the token table {tokentable.DEFAULT_TABLE_DIR} is missing: "
+                      "routed on the lexical signals alone")
+    return table, (asked_note + "the token table learned from MiniLM (the default: a question in microseconds; "
+                   "dense_encoder: transformer in settings.yaml, or ROUTING_DENSE_ENCODER=transformer, uses the transformer)")
+
+
 def build_dense(domain) -> tuple[DenseList | None, str | None]:
     """(the domain's dense list, None), or (None, why not): the domain has plenty of examples or
-    says `dense: false` (why is None: nothing to say), or the encoder is not built."""
+    says `dense: false` (why is None: nothing to say), ROUTING_DENSE=off, or no encoder is there."""
     if not wants_dense(domain):
         return None, None
-    from routing.semantic.minilm import dense_encoder, default_dir
-
-    encoder = dense_encoder()
+    if _off():
+        return None, "ROUTING_DENSE=off: routed on the lexical signals alone"
+    encoder, why = choose_encoder(domain)
     if encoder is None:
-        return None, (f"few examples per tool, but the MiniLM transformer is not built at {default_dir()} "
-                      "(python -m routing build-encoder): routed on the lexical signals alone")
-    return DenseList(domain, encoder), None
+        return None, why
+    return DenseList(domain, encoder, why=why), None

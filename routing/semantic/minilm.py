@@ -10,8 +10,11 @@ pass (6 layers, 384 wide, 12 heads, exact-erf GELU) and sentence-transformers' p
 the tokens, L2-normalised) with numpy matrix products: the vectors equal the reference's to ~1e-6
 (tests/test_minilm_encoder.py compares them where sentence-transformers is installed).
 
-Without the built folder nothing breaks: `dense_encoder()` returns None and domains route on the
-lexical signals (and the shipped static table where they weigh `semantic`); describe() says which.
+The dense list's default encoder is no longer this transformer but the token table learned from it
+and shipped (routing.semantic.tokentable; scripts/train_token_table.py remakes it with this
+module's forward pass): a domain uses the transformer with `dense_encoder: transformer` in its
+settings.yaml. Without the built folder nothing breaks: `dense_encoder()` returns None, such a
+domain gets the table, and describe() says so.
 """
 from __future__ import annotations
 
