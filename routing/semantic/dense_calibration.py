@@ -86,7 +86,8 @@ class DenseCalibration:
                 f"to their tool first) and {self.negatives} synthetic negatives ("
                 + ", ".join(f"{n} {k}" for k, n in self.kinds.items() if k not in ("pseudo-questions", "paraphrases"))
                 + f"); no labelled question. Features: {', '.join(FEATURES)}. Cross-validated calibration error "
-                f"{m.ece:.3f} on those synthetic cases; the domain's thresholds make the tiers")
+                f"{m.ece:.3f} on those synthetic cases; never below the top tool's lexical sum; "
+                f"the domain's thresholds make the tiers")
 
     def to_dict(self) -> dict:
         return {"model": self.model.to_dict(), "questions": self.questions, "right": self.right,
