@@ -276,13 +276,13 @@ class Router:
         from routing.semantic import dense as dn
 
         lexical = combine(index or self.index, w, keyword, action, pattern, example, semantic, learned,
-                          top=dn.DEPTH + (exclude_tool is not None))
-        lexical = [s for s in lexical if s.tool != exclude_tool][:dn.DEPTH]
+                          top=dn.DEPTH + (exclude_tool is not None), raw_only=True)
+        lexical = [(t, raw) for t, raw in lexical if t != exclude_tool][:dn.DEPTH]
         ranked = self.dense.rank(a.text, dn.DEPTH, vector=vector, exclude_tool=exclude_tool, exclude_row=exclude_row)
-        fused = dn.zfuse([(1.0, [(s.tool, s.raw) for s in lexical]), (self.dense.weight, ranked)])
+        fused = dn.zfuse([(1.0, lexical), (self.dense.weight, ranked)])
         names = self.index.tools
         order = sorted(fused, key=lambda t: (-round(fused[t], 9), names[t].name))
-        return dn.Fusion(lexical=[(s.tool, s.raw) for s in lexical], ranked=ranked, fused=fused, order=order)
+        return dn.Fusion(lexical=lexical, ranked=ranked, fused=fused, order=order)
 
     def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:
         """The lexical list (combine's order) and the dense list, fused by z-scores; each

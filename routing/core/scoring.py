@@ -305,8 +305,10 @@ def combine(
     *,
     top: int = 5,
     content_terms: int = 0,
-) -> list[Scored]:
-    """Weighted sum of the signals for every candidate; the best `top` get their full breakdown.
+    raw_only: bool = False,
+) -> list[Scored] | list[tuple[int, float]]:
+    """Weighted sum of the signals for every candidate; the best `top` get their full breakdown
+    (`raw_only`: only (tool, raw sum) pairs, in the same order: the dense fusion's lexical list).
 
     A sum over 1 is scaled down so the breakdown still adds up to the confidence. Ranking is by
     confidence, then by name (A-Z); ties at the cap of 1.0 are broken the same way."""
@@ -333,6 +335,8 @@ def combine(
         if gain > 0:
             agreement[leader] = Signal(value=gain / weights.agreement, parts={"agreement": gain / weights.agreement}, evidence=sig.evidence)
             raw[leader] += gain  # the leader only rises: the ranking stays
+    if raw_only:
+        return [(t, round(raw[t], 4)) for t in _best(raw, tools, top)]
     return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic, learned, agreement)
             for t in _best(raw, tools, top)]
 
