@@ -164,12 +164,7 @@ def main() -> int:
     shutil.copyfile(enc.path / "tokenizer.json", tmp / "tokenizer.json")
     if args.sif > 0:
         tokentable.save_weights(tmp, tokentable.sif_weights(tok, args.sif))
-    old = out.with_name(out.name + ".old")
-    shutil.rmtree(old, ignore_errors=True)
-    if out.exists():
-        out.rename(old)
-    tmp.rename(out)
-    shutil.rmtree(old, ignore_errors=True)
+    minilm.swap_folder(tmp, out)
     print(f"wrote {out} ({sum(f.stat().st_size for f in out.iterdir()) / 1e6:.1f} MB, {time.time() - t0:.0f} s)")
     return 0
 

@@ -77,13 +77,19 @@ def build(target: Path | None = None, source: Path | None = None) -> dict:
                 "max_tokens": MAX_TOKENS, "sha256": _sha256(tmp / "model.safetensors")}
     (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     TransformerEncoder(tmp).encode(["a check that the copy loads"])
+    swap_folder(tmp, target)
+    return manifest
+
+
+def swap_folder(new: Path, target: Path) -> None:
+    """`new` (a finished folder beside `target`) takes `target`'s place; the old one is moved aside
+    first and removed after, so a reader never sees a half-written folder."""
     old = target.with_name(target.name + ".old")
     shutil.rmtree(old, ignore_errors=True)
     if target.exists():
         target.rename(old)
-    tmp.rename(target)
+    new.rename(target)
     shutil.rmtree(old, ignore_errors=True)
-    return manifest
 
 
 def is_built(path: Path | None = None) -> bool:
