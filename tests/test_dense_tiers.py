@@ -7,6 +7,7 @@ Tests that need the built encoder skip with the reason on a fresh clone; .ci/run
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -154,3 +155,23 @@ def test_two_examples_a_tool_are_held_out_one_at_a_time(lexicon_root):
     assert held and all(c["exclude_row"] is not None for c in held)  # its own vector is left out of the dense list
     r = router.route("will it snow in Oslo on Friday", today=TODAY)
     assert r.candidates[0]["name"] == "getWeatherForecast" and r.status.value != "not_found"
+
+
+def test_a_domain_held_only_in_memory_leaves_no_folder_behind(tmp_path):
+    """A fused domain built in memory (a bench's synthetic catalog, a test's) routes, and neither its
+    dense vectors nor its synthetic calibration make a folder under the lexicon root."""
+    from routing.core.lexicon import domain_from_data, load_shared_words
+    from tests.test_router import ROOT
+
+    raw = {"settings.yaml": {"name": "ghost"},
+           "tools.yaml": {"tools": [
+               {"name": "list_widgets", "description": "List the widgets in stock.", "kind": "list", "keywords": ["widget"]},
+               {"name": "send_letter", "description": "Send a letter by post.", "kind": "create", "keywords": ["letter"]}]},
+           "synonyms.yaml": {"widget": ["gadget"], "letter": ["mail"]}, "patterns.yaml": {"patterns": []}}
+    root = tmp_path / "lexicons"
+    shutil.copytree(ROOT / "lexicons" / "_shared", root / "_shared")
+    domain = domain_from_data("ghost", raw, root=root, shared=load_shared_words(root))
+    router = Router(domain)
+    assert router.dense is not None  # no example question: the dense list is fused
+    assert router.route("show me the widgets we have", today=TODAY).candidates[0]["name"] == "list_widgets"
+    assert not (root / "ghost").exists()

@@ -420,7 +420,7 @@ def load_or_fit_synthetic(router) -> DenseCalibration | None:
         except (OSError, ValueError, TypeError, KeyError):
             pass
     calibration = fit_synthetic(router)
-    if path is not None:
+    if path is not None and path.parent.is_dir():  # beside a domain on disk; an in-memory one (a bench, a test) makes no folder
         body = json.dumps({"key": key, "calibration": calibration.to_dict() if calibration else None}).encode("utf-8")
         write_cache(path, lambda f: f.write(body))
     return calibration
