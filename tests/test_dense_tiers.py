@@ -36,6 +36,7 @@ def test_descriptions_only_catalog_answers_in_tiers_and_says_how(lexicon_root):
     r = router.route("book me a plane ticket to Paris", today=TODAY)
     assert r.candidates[0]["name"] == "bookFlight"
     assert r.status.value in ("activated", "multiple_matches")
+    assert r.candidates[1]["confidence"] < r.candidates[0]["confidence"]  # the runner-up reads as one, not a tie
     # An off-topic question is never offered as an answer: at most a weak match (its lexical sum is the
     # confidence's floor), below the paraphrase's confidence.
     off = router.route("who won the football match yesterday", today=TODAY)
@@ -175,3 +176,28 @@ def test_a_domain_held_only_in_memory_leaves_no_folder_behind(tmp_path):
     assert router.dense is not None  # no example question: the dense list is fused
     assert router.route("show me the widgets we have", today=TODAY).candidates[0]["name"] == "list_widgets"
     assert not (root / "ghost").exists()
+
+
+@needs_encoder
+def test_the_runner_up_of_a_calibrated_catalog_is_no_tie_with_the_top(lexicon_root):
+    """On a small catalog 1 - p is large: a runner-up's share of it is held to its fused weight beside
+    the top, so the card does not read as a tie (it did: bookFlight 0.32, sendEmail 0.32)."""
+    def tool(name, description, **params):
+        return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+            "type": "object", "properties": {k: {"type": "string", "description": v} for k, v in params.items()}}}}
+
+    tools = [tool("getWeatherForecast", "Get the weather forecast for a city on a given day.", city="City name", date="Day of the forecast"),
+             tool("bookFlight", "Book a flight between two airports.", origin="Departure airport", destination="Arrival airport"),
+             tool("translateText", "Translate a text into another language.", text="", target_language=""),
+             tool("getStockPrice", "Current price of a company's stock.", symbol="Ticker symbol"),
+             tool("sendEmail", "Send an email message to a recipient.", to="", subject="", body="")]
+    path = lexicon_root / "travel.json"
+    path.write_text(json.dumps(tools), encoding="utf-8")
+    from routing.quality.tool_import import import_tool_catalog
+
+    import_tool_catalog(path, "travel", root=lexicon_root)
+    r = Router.load("travel", lexicon_root).route("book me a plane ticket to Paris", today=TODAY)
+    assert r.candidates[0]["name"] == "bookFlight"
+    confidences = [c["confidence"] for c in r.candidates]
+    assert round(confidences[1], 2) < round(confidences[0], 2)
+    assert confidences == sorted(confidences, reverse=True)

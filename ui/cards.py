@@ -118,8 +118,8 @@ MATCH_WORDS = {
     "fuzzy": "a corrected spelling",
     "synonym": "a synonym",
     "keyword": "a keyword",
-    "semantic": "similar example questions",
-    "hybrid": "words and similar example questions",
+    "semantic": "similar meaning",
+    "hybrid": "words and similar meaning",
     "example": "similar example questions",
 }
 

@@ -113,12 +113,15 @@ def features(f) -> list[float]:
 
 def apply_probability(scored: list, p: float, f) -> list:
     """The top candidate's confidence set to `p`; each other one gets its share of 1 - p (by fused z,
-    softmax), at most p. Each breakdown gains a `calibration` term so that it adds up to its confidence."""
+    softmax), at most p x exp(its fused z - the top's). Each breakdown gains a `calibration` term so that it adds up to its confidence."""
     if not scored:
         return scored
-    rest = [math.exp(f.fused.get(s.tool, 0.0)) for s in scored[1:]]
+    top_z = f.fused.get(scored[0].tool, 0.0)
+    rest = [math.exp(f.fused.get(s.tool, 0.0) - top_z) for s in scored[1:]]  # each one's weight beside the top's 1
     total = sum(rest) or 1.0
-    confs = [p] + [min(p, (1.0 - p) * r / total) for r in rest]
+    # Never above p times its weight beside the top: on a small catalog 1 - p is large, and a share of it
+    # capped at p alone made the runner-up read as a tie with the top (bookFlight 0.32, sendEmail 0.32).
+    confs = [p] + [min(p * r, (1.0 - p) * r / total) for r in rest]
     out = []
     for s, c in zip(scored, confs):
         c = round(c, 4)
