@@ -128,6 +128,21 @@ def wait_idle(page, timeout_ms: int = 20_000) -> None:
     page.wait_for_timeout(300)
 
 
+def wait_settled(page, quiet_ms: int = 1_000, timeout_ms: int = 20_000) -> None:
+    """Wait until the page has been idle for `quiet_ms` on end: no run under way and nothing greyed.
+    A page's first run can be followed by its own rerun (the address synced) a few hundred ms later;
+    a click made in between is counted with that rerun's grey."""
+    idle = """() => !(document.querySelector('[data-testid="stStatusWidget"]')?.innerText || '').match(/Running|Connecting/i)
+                 && !document.querySelector('[data-testid="stElementContainer"][data-stale="true"]')"""
+    waited, quiet = 0, 0
+    while quiet < quiet_ms:
+        if waited > timeout_ms:
+            raise AssertionError(f"the page did not settle for {quiet_ms} ms within {timeout_ms} ms")
+        quiet = quiet + 100 if page.evaluate(idle) else 0
+        page.wait_for_timeout(100)
+        waited += 100
+
+
 def shot(page, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
