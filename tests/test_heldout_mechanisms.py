@@ -25,3 +25,33 @@ def test_commits_with_nothing_saying_where_offer_git_and_github(powers):
     r = powers.route("show me the latest commits", today=TODAY).to_dict()
     assert r["status"] == "multiple_matches"
     assert {"git", "github"} <= {m["name"] for m in r["matches"]}
+
+
+@pytest.fixture(scope="module")
+def cfo():
+    return load_router("cfo")
+
+
+def _units(result):
+    return [(t["text"], t["role"], t["key"]) for t in result.to_dict()["tokens"]]
+
+
+def test_a_negation_after_its_word_reads_as_the_lexicons_negated_phrase(accounting):
+    # accounting's synonyms.yaml lists "not paid" (unpaid); verb-final word order puts "not" after it
+    r = accounting.route("invoices paid not", today=TODAY)
+    assert ("paid not", "concept", "unpaid") in _units(r)
+    assert r.status.value == "activated" and r.matches[0].name == "invoice_list"
+
+
+def test_romanised_hindi_negation_after_the_verb_finds_the_unpaid_bills(cfo):
+    # "pay nahi hue": the negation follows the verb, as romanised Hindi says "not paid"
+    r = cfo.route("kaunse bills pay nahi hue", today=TODAY)
+    assert ("pay nahi", "concept", "unpaid") in _units(r)
+    assert r.status.value == "activated" and r.matches[0].name == "unpaid_bills"
+
+
+def test_a_word_after_a_negation_is_not_read_backwards(cfo):
+    # "nahi" after a word that makes no "not <word>" phrase leaves both words as they were
+    r = cfo.route("bills nahi", today=TODAY)
+    assert ("bills", "concept", "bill") in _units(r)
+    assert not any(key == "unpaid" for _, _, key in _units(r))
