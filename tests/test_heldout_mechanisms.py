@@ -36,11 +36,11 @@ def _units(result):
     return [(t["text"], t["role"], t["key"]) for t in result.to_dict()["tokens"]]
 
 
-def test_a_negation_after_its_word_reads_as_the_lexicons_negated_phrase(accounting):
-    # accounting's synonyms.yaml lists "not paid" (unpaid); verb-final word order puts "not" after it
-    r = accounting.route("invoices paid not", today=TODAY)
-    assert ("paid not", "concept", "unpaid") in _units(r)
-    assert r.status.value == "activated" and r.matches[0].name == "invoice_list"
+def test_a_negation_after_a_word_is_a_question_tag_where_the_language_says_so(accounting):
+    # Indonesian "udah dibayar ga?" asks "paid yet or not?": the status read is paid, not unpaid
+    r = accounting.route("tagihan PT Maju udah dibayar ga?", today=TODAY)
+    assert not any(key == "unpaid" for _, _, key in _units(r))
+    assert r.matches[0].name == "invoice_list" and r.matches[0].suggested_params.get("status") == "paid"
 
 
 def test_romanised_hindi_negation_after_the_verb_finds_the_unpaid_bills(cfo):
@@ -55,3 +55,14 @@ def test_a_word_after_a_negation_is_not_read_backwards(cfo):
     r = cfo.route("bills nahi", today=TODAY)
     assert ("bills", "concept", "bill") in _units(r)
     assert not any(key == "unpaid" for _, _, key in _units(r))
+
+
+def test_negation_after_word_must_be_true_or_false(tmp_path):
+    from routing import LexiconError
+    from routing.core.parse import parse_language_words
+
+    with pytest.raises(LexiconError) as e:
+        parse_language_words({"hi": {"negations": ["nahi"], "negation_after_word": "yes"}}, "words.yaml")
+    assert "negation_after_word must be true or false" in str(e.value)
+    words = parse_language_words({"hi": {"negations": ["nahi"], "negation_after_word": True}, "en": {"negations": ["not"]}}, "w")
+    assert words.negations_after == frozenset({"nahi"}) and words.negations == frozenset({"nahi", "not"})
