@@ -66,3 +66,15 @@ def test_negation_after_word_must_be_true_or_false(tmp_path):
     assert "negation_after_word must be true or false" in str(e.value)
     words = parse_language_words({"hi": {"negations": ["nahi"], "negation_after_word": True}, "en": {"negations": ["not"]}}, "w")
     assert words.negations_after == frozenset({"nahi"}) and words.negations == frozenset({"nahi", "not"})
+
+
+def test_a_write_verb_with_nothing_known_to_write_suggests_no_write(accounting):
+    # "cara bikin kopi" (how to make coffee): "bikin" asks for a create, but nothing the lexicon knows
+    # says what, so invoice_create is no candidate on the verb alone
+    r = accounting.route("cara bikin kopi", today=TODAY)
+    assert r.status.value == "not_found" and not r.matches
+
+
+def test_a_write_verb_with_its_subject_still_creates(accounting):
+    r = accounting.route("bikin faktur buat CV Jaya", today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == "invoice_create"

@@ -199,6 +199,8 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
                 value, why = value + 2 * weights.kind_bonus, why + ["record number"]
             if kind in weights.name_kinds and _name_points_to_search(a, weights):
                 value, why = value + weights.kind_bonus, why + ["a name"]
+        if kind in weights.explicit_kinds and not a.concepts:
+            value, why = 0.0, []  # a write needs a word saying what to write: "cara bikin kopi" asks for no invoice
         fit[kind] = (min(value, 1.0), kind + (f" ({', '.join(why)})" if why else ""))
     return fit
 
