@@ -170,8 +170,9 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
     A strong verb ("list", "cari", "buat") decides: its kind fits fully, others not at all.
     Without one, every kind is neutral, and a weak verb for the kind ("show"), the domain's default
     kind for a bare noun, and a date range (for kinds that take one) each add a bonus. Two kinds
-    are never assumed: a write (create / action) needs a verb that asks for it, and a detail view
-    needs something to identify the record (a number or a name)."""
+    are never assumed: a write (create / action) needs a verb that asks for it and a term of the
+    lexicon saying what to write (unknown words alone are not one), and a detail view needs
+    something to identify the record (a number or a name)."""
     # A verb for a kind no tool has ("pay" where nothing pays) decides nothing: it would rule out every tool.
     strong = {k for k, s in a.actions if s >= 1.0 and k in index.kinds}
     named = {k for k, _ in a.actions if k in index.kinds}
