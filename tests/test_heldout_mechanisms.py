@@ -78,3 +78,9 @@ def test_a_write_verb_with_nothing_known_to_write_suggests_no_write(accounting):
 def test_a_write_verb_with_its_subject_still_creates(accounting):
     r = accounting.route("bikin faktur buat CV Jaya", today=TODAY)
     assert r.status.value == "activated" and r.matches[0].name == "invoice_create"
+
+
+def test_month_by_month_is_a_trend_as_the_cfo_tools_describe_it(cfo):
+    # sales_trend / expense_trend: "Sales month by month", "Expenses month by month" (tools.yaml)
+    r = cfo.route("how have our expenses grown month by month", today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == "expense_trend"
