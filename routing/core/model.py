@@ -132,6 +132,9 @@ class LanguageWords:
     suffixes: tuple[tuple[str, str], ...]  # (suffix, replacement), longest first
     # words that say "not" (words.yaml `negations`): any one stands for any other inside a phrase
     negations: frozenset[str] = frozenset()
+    # the negation words of languages whose negation follows the word it negates (words.yaml
+    # `negation_after_word: true`, e.g. romanised Hindi "pay nahi hua"): "<word> nahi" reads as "not <word>"
+    negations_after: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
     actions: list[tuple[tuple[str, ...], str, float]] = []
     suffixes: list[tuple[str, str]] = []
     negations: set[str] = set()
+    negations_after: set[str] = set()  # of languages whose negation follows the word it negates
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
@@ -77,8 +78,12 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
             c.add(lang_line, f"language {lang!r} must map to stopwords/actions/suffixes/negations")
             continue
         for key in block:
-            if key not in ("stopwords", "actions", "suffixes", "negations"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, negations)")
+            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, negations, negation_after_word)")
+        after = block.get("negation_after_word", False)
+        if not isinstance(after, bool):
+            c.add(_line(block, "negation_after_word"), f"{lang}.negation_after_word must be true or false")
+            after = False
         stop.update(" ".join(words(w)) for w in _as_str_list(block.get("stopwords"), c, _line(block, "stopwords"), f"{lang}.stopwords"))
         acts = block.get("actions") or {}
         if not isinstance(acts, dict):
@@ -101,13 +106,15 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
                 c.add(_line(block, "negations"), f"{lang}.negations: {w!r} must be one word")
                 continue
             negations.add(key[0])
+            if after:
+                negations_after.add(key[0])
         for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes"):
             suffix, _, repl = rule.partition(">")
             suffixes.append((suffix.strip().casefold(), repl.strip().casefold()))
     if c.problems:
         raise LexiconError(c.problems)
     suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
-    return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations))
+    return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after))
 
 
 # ---------------------------------------------------------------- domain files

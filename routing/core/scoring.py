@@ -170,8 +170,9 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
     A strong verb ("list", "cari", "buat") decides: its kind fits fully, others not at all.
     Without one, every kind is neutral, and a weak verb for the kind ("show"), the domain's default
     kind for a bare noun, and a date range (for kinds that take one) each add a bonus. Two kinds
-    are never assumed: a write (create / action) needs a verb that asks for it, and a detail view
-    needs something to identify the record (a number or a name)."""
+    are never assumed: a write (create / action) needs a verb that asks for it and a term of the
+    lexicon saying what to write (unknown words alone are not one), and a detail view needs
+    something to identify the record (a number or a name)."""
     # A verb for a kind no tool has ("pay" where nothing pays) decides nothing: it would rule out every tool.
     strong = {k for k, s in a.actions if s >= 1.0 and k in index.kinds}
     named = {k for k, _ in a.actions if k in index.kinds}
@@ -199,6 +200,8 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
                 value, why = value + 2 * weights.kind_bonus, why + ["record number"]
             if kind in weights.name_kinds and _name_points_to_search(a, weights):
                 value, why = value + weights.kind_bonus, why + ["a name"]
+        if kind in weights.explicit_kinds and not a.concepts:
+            value, why = 0.0, []  # a write needs a word saying what to write: "cara bikin kopi" asks for no invoice
         fit[kind] = (min(value, 1.0), kind + (f" ({', '.join(why)})" if why else ""))
     return fit
 

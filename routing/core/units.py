@@ -82,7 +82,9 @@ def _negation_table(index) -> dict:
 
 def _negated_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int):
     """The longest concept phrase at token i read with its negation word swapped for another
-    ("haven't paid" as the lexicon's "not paid"), longer than `longer_than`: (entry, end) or None."""
+    ("haven't paid" as the lexicon's "not paid"), or a word and a negation after it (in a language
+    that puts it there) read as the lexicon's two-word "not <word>"; longer than `longer_than`:
+    (entry, end) or None."""
     negations = getattr(index.domain.words, "negations", frozenset())
     if not negations:
         return None
@@ -104,6 +106,16 @@ def _negated_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int
             entry = table.get(tuple(w if w == NEGATION else (index.lemma(w) or w) for w in key))
         if entry is not None:
             return entry, i + L
+    # A negation after its word, in a language that puts it there (words.yaml `negation_after_word`:
+    # romanised Hindi "pay nahi hua", "paid nahi kiya") reads as the lexicon's phrase with the
+    # negation first ("not pay", "not paid"). Elsewhere a negation after a word is a question tag
+    # (Indonesian "udah dibayar belum?": paid yet or not?) and is left alone.
+    after = getattr(index.domain.words, "negations_after", frozenset())
+    if after and longer_than < 2 and len(window) > 1 and window[0] not in negations and window[1] in after and not any(in_date[i : i + 2]):
+        for word in dict.fromkeys((window[0], index.lemma(window[0]) or window[0])):
+            entry = table.get((NEGATION, word))
+            if entry is not None:
+                return entry, i + 2
     return None
 
 
