@@ -279,10 +279,9 @@ class Router:
                           top=dn.DEPTH + (exclude_tool is not None), raw_only=True)
         lexical = [(t, raw) for t, raw in lexical if t != exclude_tool][:dn.DEPTH]
         ranked = self.dense.rank(a.text, dn.DEPTH, vector=vector, exclude_tool=exclude_tool, exclude_row=exclude_row)
-        fused = dn.zfuse([(1.0, lexical), (self.dense.weight, ranked)])
-        names = self.index.tools
-        order = sorted(fused, key=lambda t: (-round(fused[t], 9), names[t].name))
-        return dn.Fusion(lexical=lexical, ranked=ranked, fused=fused, order=order)
+        known = dn.known_share(a, index or self.index)  # the fusion's policy: routing.semantic.dense.FusionPolicy
+        fused = self.dense.policy.fuse(lexical, ranked, known)
+        return dn.Fusion(lexical=lexical, ranked=ranked, fused=fused, order=dn.fused_order(fused, self.index.tools), known=known)
 
     def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:
         """The lexical list (combine's order) and the dense list, fused by z-scores; each

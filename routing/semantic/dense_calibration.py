@@ -43,7 +43,7 @@ import numpy as np
 
 from routing.core.cachefile import write_cache
 
-VERSION = 1
+VERSION = 2  # 2: the fusion's policy is chosen here and cached with the calibration
 CACHE_FILE = ".dense-calibration.json"
 FEATURES = ("fused_z", "fused_margin", "cosine", "cosine_margin", "lexical", "lexical_margin", "agree")
 # Pseudo-questions made of the tools' texts: at most this many (a large catalog: one each for a sample
@@ -323,19 +323,17 @@ def _unknown_words(router) -> list[str]:
 # ---------------------------------------------------------------- fitting and its cache
 
 
-def fit_synthetic(router) -> DenseCalibration | None:
-    import time
-
-    from routing.core.calibration import fit_calibrator, router_today
+def synthetic_fusions(router, rng: np.random.Generator, held: dict[int, str], *, leave_one_out_rng=None):
+    """(case, analysis, fusion) of each synthetic case (synthetic_cases), routed as the fit routes it:
+    a held-out example against an index that never saw it, and its own dense row left out. With
+    `leave_one_out_rng`, a share (LEAVE_ONE_OUT) of the pseudo-questions follow again with their tool
+    removed (case["kind"] "leave-one-out", case["tool"] None)."""
+    from routing.core.calibration import router_today
     from routing.semantic.dense import _encode_cached
 
-    started = time.perf_counter()
-    seed = int(hashlib.sha256(router.dense.key.encode("utf-8")).hexdigest()[:8], 16)
-    rng = np.random.default_rng(seed)
-    held = held_out_examples(router.domain, rng)
     cases = synthetic_cases(router, rng, held)
     if not cases:
-        return None
+        return
     aux = aux_semantic = None
     if held:  # the lexical list of a held-out example comes from an index that never saw it
         from routing.core.index import RouterIndex
@@ -348,45 +346,67 @@ def fit_synthetic(router) -> DenseCalibration | None:
             aux_semantic = build_semantic(aux_domain, getattr(router.encoder, "encoder", None))
     vectors = _encode_cached(router.dense.encoder, [c["text"] for c in cases])
     today = router_today(None)
-    loo_rng = np.random.default_rng(seed + 1)
-    xs, ys, raw = [], [], []
-    right = 0
-    kinds: dict[str, int] = {}
-
-    def add(x: list[float], y: int, kind: str) -> None:
-        xs.append(x)
-        ys.append(y)
-        raw.append(min(1.0, x[FEATURES.index("lexical")]))  # the lexical sum: the calibration error "before"
-        kinds[kind] = kinds.get(kind, 0) + 1
-
     for c, v in zip(cases, vectors):
         index = aux if c.get("held") and aux is not None else router.index
         semantic = aux_semantic if index is aux else None
         a = index.analyze(c["text"], today=today)
-        f = router.fusion(a, vector=v, exclude_row=c["exclude_row"], index=index, encoder=semantic)
-        x = features(f)
-        hit = int(c["tool"] is not None and bool(f.order) and f.order[0] == c["tool"])
-        add(x, hit, c["kind"])
-        if c["tool"] is None:
-            continue
-        right += hit
-        if loo_rng.random() >= LEAVE_ONE_OUT:
+        yield c, a, router.fusion(a, vector=v, exclude_row=c["exclude_row"], index=index, encoder=semantic)
+        if c["tool"] is None or leave_one_out_rng is None or leave_one_out_rng.random() >= LEAVE_ONE_OUT:
             continue
         # Leave-one-out: the same question with its tool gone; whatever comes first is wrong.
         g = router.fusion(a, vector=v, exclude_tool=c["tool"], index=index, encoder=semantic)
-        add(features(g), 0, "leave-one-out")
+        yield {**c, "tool": None, "kind": "leave-one-out", "source": c["tool"]}, a, g
+
+
+def fit_synthetic(router, *, calibrate: bool = True):
+    """(the fusion's policy, the calibration or None): the synthetic questions routed once; which list
+    leads chosen from the pseudo-questions made of the tools' own words (dense.choose_policy) and set on
+    the router's dense list; then, with `calibrate`, the logistic calibration fitted on the same lists
+    fused under that policy."""
+    import time
+
+    from routing.core.calibration import fit_calibrator
+    from routing.semantic import dense as dn
+
+    started = time.perf_counter()
+    seed = int(hashlib.sha256(router.dense.key.encode("utf-8")).hexdigest()[:8], 16)
+    rng = np.random.default_rng(seed)
+    held = held_out_examples(router.domain, rng)
+    routed = list(synthetic_fusions(router, rng, held, leave_one_out_rng=np.random.default_rng(seed + 1)))
+    fragments = [(c, f) for c, _a, f in routed if c["kind"] == "pseudo-questions" and not c.get("held")]
+    policy = dn.choose_policy(len(fragments), sum(bool(f.lexical) and f.lexical[0][0] == c["tool"] for c, f in fragments),
+                              sum(bool(f.ranked) and f.ranked[0][0] == c["tool"] for c, f in fragments),
+                              dn.default_policy(router.domain))
+    router.dense.policy = policy
+    if not calibrate or not routed:
+        return policy, None
+    names = router.index.tools
+    xs, ys, raw = [], [], []
+    right = 0
+    kinds: dict[str, int] = {}
+    for c, _a, f in routed:
+        g = dn.refuse(f, policy, names)
+        x = features(g)
+        hit = int(c["tool"] is not None and g.order[:1] == [c["tool"]])
+        xs.append(x)
+        ys.append(hit)
+        raw.append(min(1.0, x[FEATURES.index("lexical")]))  # the lexical sum: the calibration error "before"
+        kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
+        right += hit
     model = fit_calibrator(xs, ys, raw)
     if model is None:
-        return None
+        return policy, None
     questions = kinds.get("pseudo-questions", 0) + kinds.get("paraphrases", 0)
-    return DenseCalibration(model=model, questions=questions, right=right, negatives=len(ys) - questions, kinds=kinds,
-                            fit_s=round(time.perf_counter() - started, 2))
+    return policy, DenseCalibration(model=model, questions=questions, right=right, negatives=len(ys) - questions,
+                                    kinds=kinds, fit_s=round(time.perf_counter() - started, 2))
 
 
 def cache_key(router) -> str:
+    from routing.semantic import dense as dn
+
     d = router.domain
-    return hashlib.sha256(json.dumps([VERSION, router.dense.key, d.fingerprint, router.dense.weight,
-                                      PSEUDO_QUESTIONS, VARIANTS]).encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(json.dumps([VERSION, router.dense.key, d.fingerprint, dn.WEIGHT_LEXICAL_LED, dn.WEIGHT_DENSE_LED,
+                                      dn.RATIO_LEXICAL, dn.RATIO_DENSE, PSEUDO_QUESTIONS, VARIANTS]).encode("utf-8")).hexdigest()[:32]
 
 
 def not_fitted_because(domain) -> str | None:
@@ -402,28 +422,31 @@ def not_fitted_because(domain) -> str | None:
 
 
 def load_or_fit_synthetic(router) -> DenseCalibration | None:
+    """The synthetic calibration (None where it cannot be fitted), read from its cache or fitted; on
+    the way, the fusion's policy is set on router.dense (it is cached with it)."""
     from routing.core.calibration import Calibrator
+    from routing.semantic.dense import FusionPolicy
 
-    if not_fitted_because(router.domain):
-        return None
-
+    calibrate = not not_fitted_because(router.domain)
     root = getattr(router.domain, "root", None)
     path = Path(root) / CACHE_FILE if root else None
     key = cache_key(router)
     if path is not None:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("key") == key:
+            if data.get("key") == key and data.get("fusion"):
+                router.dense.policy = FusionPolicy.from_dict(data["fusion"])
                 c = data.get("calibration")
-                if not c:
+                if not c or not calibrate:
                     return None
                 model = Calibrator(**{k: tuple(v) if isinstance(v, list) else v for k, v in c["model"].items()})
                 return DenseCalibration(model=model, questions=c["questions"], right=c["right"], negatives=c["negatives"],
                                         kinds=dict(c["kinds"]), fit_s=c.get("fit_s", 0.0))
         except (OSError, ValueError, TypeError, KeyError):
             pass
-    calibration = fit_synthetic(router)
+    policy, calibration = fit_synthetic(router, calibrate=calibrate)
     if path is not None and path.parent.is_dir():  # beside a domain on disk; an in-memory one (a bench, a test) makes no folder
-        body = json.dumps({"key": key, "calibration": calibration.to_dict() if calibration else None}).encode("utf-8")
+        body = json.dumps({"key": key, "fusion": policy.to_dict(),
+                           "calibration": calibration.to_dict() if calibration else None}).encode("utf-8")
         write_cache(path, lambda f: f.write(body))
     return calibration
