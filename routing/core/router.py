@@ -250,7 +250,7 @@ class Router:
                              content_terms=content_terms(a) if w.agreement > 0 else 0)
         return self.calibrate(a, scored)[:top]
 
-    def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None):
+    def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
         """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out);
         `index` / `encoder`: another index and semantic hook of the same tools (the calibration's held-out ones)."""
         index = index or self.index
@@ -259,16 +259,17 @@ class Router:
         keyword = score_keyword(a, index, patterns)
         example = score_example(a, index)
         semantic = score_semantic(a, index, encoder or self.encoder) if w.semantic > 0 else {}
-        learned = self.learned.score(a) if self.learned is not None else {}
+        learned_model = learned_model or self.learned
+        learned = learned_model.score(a) if learned_model is not None else {}
         action = score_action(a, index, w)
         return w, (keyword, action, patterns.by_tool, example, semantic, learned), patterns.timeouts
 
     def fusion(self, a: QueryAnalysis, *, vector=None, exclude_tool: int | None = None, exclude_row: int | None = None,
-               index: RouterIndex | None = None, encoder: Any = None):
+               index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
         """The lexical and dense lists of a question and their z-score fusion (routing.semantic.dense),
         one tool or one text optionally left out, the lexical list optionally from another index of
         the same tools (one with an example held out): what the synthetic calibration routes at build."""
-        w, signals, _ = self._signals(a, index, encoder)
+        w, signals, _ = self._signals(a, index, encoder, learned_model)
         return self._fusion(a, w, *signals, vector=vector, exclude_tool=exclude_tool, exclude_row=exclude_row, index=index)
 
     def _fusion(self, a, w, keyword, action, pattern, example, semantic, learned, *, vector=None, exclude_tool=None,

@@ -334,8 +334,8 @@ def synthetic_fusions(router, rng: np.random.Generator, held: dict[int, str], *,
     cases = synthetic_cases(router, rng, held)
     if not cases:
         return
-    aux = aux_semantic = None
-    if held:  # the lexical list of a held-out example comes from an index that never saw it
+    aux = aux_semantic = aux_learned = None
+    if held:  # the lexical list of a held-out example comes from an index (and a learned model) that never saw it
         from routing.core.index import RouterIndex
 
         aux_domain = without_held_out(router.domain, held)
@@ -344,18 +344,43 @@ def synthetic_fusions(router, rng: np.random.Generator, held: dict[int, str], *,
             from routing.semantic.signal import build_semantic
 
             aux_semantic = build_semantic(aux_domain, getattr(router.encoder, "encoder", None))
+        aux_learned = _held_out_model(router, aux_domain)
     vectors = _encode_cached(router.dense.encoder, [c["text"] for c in cases])
     today = router_today(None)
     for c, v in zip(cases, vectors):
         index = aux if c.get("held") and aux is not None else router.index
         semantic = aux_semantic if index is aux else None
         a = index.analyze(c["text"], today=today)
-        yield c, a, router.fusion(a, vector=v, exclude_row=c["exclude_row"], index=index, encoder=semantic)
+        model = aux_learned if index is aux else None
+        yield c, a, router.fusion(a, vector=v, exclude_row=c["exclude_row"], index=index, encoder=semantic, learned_model=model)
         if c["tool"] is None or leave_one_out_rng is None or leave_one_out_rng.random() >= LEAVE_ONE_OUT:
             continue
         # Leave-one-out: the same question with its tool gone; whatever comes first is wrong.
-        g = router.fusion(a, vector=v, exclude_tool=c["tool"], index=index, encoder=semantic)
+        g = router.fusion(a, vector=v, exclude_tool=c["tool"], index=index, encoder=semantic, learned_model=model)
         yield {**c, "tool": None, "kind": "leave-one-out", "source": c["tool"]}, a, g
+
+
+def _held_out_model(router, aux_domain):
+    """The learned model retrained without the held-out examples, where the domain has one (else None):
+    the model trained on them finds each one itself (Banking77, 3 examples an intent: the held-out
+    examples' lexical list 100 % right against 58 % on real questions, and 45 % of the right answers
+    not_found). Trained whatever the count (one example fewer a tool than the domain's), in a
+    temporary folder: the domain's own model file is not touched."""
+    if router.learned is None:
+        return None
+    import tempfile
+
+    from routing.semantic.learned import train
+
+    with tempfile.TemporaryDirectory(prefix="held-out-model-") as tmp:
+        return train(aux_domain, getattr(router.learned.features, "encoder", None) or _encoder_of(router),
+                     cache=Path(tmp) / "model.npz", force=True)
+
+
+def _encoder_of(router):
+    from routing.semantic.encoders import get_encoder
+
+    return getattr(router.encoder, "encoder", None) or get_encoder()
 
 
 def fit_synthetic(router, *, calibrate: bool = True):
