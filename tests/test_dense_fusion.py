@@ -86,3 +86,30 @@ def test_choose_policy_follows_how_close_the_dense_list_comes_on_the_tools_own_w
     assert few.lead == 0.0 and "only 3 pseudo-questions" in few.why
     # A question the catalog knows none of: the lexical list weighs nothing when the dense list leads.
     assert hwu.fuse([(1, 0.9), (2, 0.1)], [(2, 0.7), (1, 0.2), (3, 0.1)], 0.0)[2] > hwu.fuse([(1, 0.9), (2, 0.1)], [(2, 0.7), (1, 0.2), (3, 0.1)], 0.0)[1]
+
+
+def test_off_topic_question_on_a_tiny_descriptions_catalog_is_not_found(lexicon_root):
+    """A 4-tool catalog known by its descriptions: a question in words the catalog never uses gets no
+    floor from the small catalog's lexical sum (its words unknown, that sum is no evidence), so it is
+    not_found; a paraphrase and a question in the tools' words are still answered."""
+    from tests.test_dense import import_catalog
+
+    import_catalog(lexicon_root)
+    router = Router.load("shop", lexicon_root)
+    if router.dense_calibration is None:
+        pytest.skip(f"no synthetic calibration: {router.dense_off}")
+    for question in ("who won the football match yesterday", "I want to order a pizza"):
+        f = router.fusion(router.index.analyze(question, today=assistant_today()))
+        assert f.known == 0.0 and f.lexical and f.lexical[0][1] > 0.15  # the lexical list has a sum, of unknown words
+        assert router.route(question, today=TODAY).status.value == "not_found", question
+    assert router.route("book me a plane ticket to Paris", today=TODAY).candidates[0]["name"] == "bookFlight"
+    assert router.route("book me a plane ticket to Paris", today=TODAY).status.value in ("activated", "multiple_matches")
+    sure = router.route("translate this text into another language", today=TODAY)
+    assert sure.status.value == "activated" and sure.matches[0].name == "translateText"
+
+
+def test_floor_is_the_lexical_sum_times_the_known_share():
+    assert dc.floored(0.1, 0.4, 1.0) == 0.4
+    assert dc.floored(0.1, 0.4, 0.5) == pytest.approx(0.2)
+    assert dc.floored(0.1, 0.4, 0.0) == 0.1
+    assert dc.floored(0.7, 0.4, 1.0) == 0.7

@@ -301,16 +301,10 @@ class Router:
         dense_view = scored_for(self.index, self._dense_only_weights, order, {}, {}, {}, {}, dense_signal)
         scored = [d if d.confidence > s.confidence else s for s, d in zip(lexical_view, dense_view)]
         if self.dense_calibration is not None and self.calibrator is None:
-            from routing.semantic.dense_calibration import apply_probability
+            from routing.semantic.dense_calibration import apply_probability, floored
 
-            # Never below the top tool's lexical sum: the synthetic questions are harder than real ones at
-            # the low end, and without this floor Seal-Tools dev sent 31 % of its right-first answers to
-            # not_found (25 % with the floor only where both lists agree). The capped dense value is no
-            # floor (it lifts any text). Left: on a 5-tool catalog an off-topic question keeps its lexical
-            # sum and stays a weak match, as before the calibration (README, dense tiers).
-            p = self.dense_calibration.probability(f)
-            if lexical_view:
-                p = max(p, lexical_view[0].confidence)
+            # Never below the top tool's lexical sum times the question's known share (dense_calibration.floored).
+            p = floored(self.dense_calibration.probability(f), lexical_view[0].confidence if lexical_view else 0.0, f.known)
             scored = apply_probability(scored, p, f)
         return scored
 
