@@ -108,8 +108,8 @@ def test_off_topic_question_on_a_tiny_descriptions_catalog_is_not_found(lexicon_
     assert sure.status.value == "activated" and sure.matches[0].name == "translateText"
 
 
-def test_floor_is_the_lexical_sum_times_the_known_share():
+def test_floor_is_the_lexical_sum_where_the_catalog_knows_a_word_of_the_question():
     assert dc.floored(0.1, 0.4, 1.0) == 0.4
-    assert dc.floored(0.1, 0.4, 0.5) == pytest.approx(0.2)
+    assert dc.floored(0.1, 0.4, 0.25) == 0.4
     assert dc.floored(0.1, 0.4, 0.0) == 0.1
     assert dc.floored(0.7, 0.4, 1.0) == 0.7

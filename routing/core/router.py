@@ -303,7 +303,7 @@ class Router:
         if self.dense_calibration is not None and self.calibrator is None:
             from routing.semantic.dense_calibration import apply_probability, floored
 
-            # Never below the top tool's lexical sum times the question's known share (dense_calibration.floored).
+            # Never below the top tool's lexical sum where the catalog knows a word of the question (dense_calibration.floored).
             p = floored(self.dense_calibration.probability(f), lexical_view[0].confidence if lexical_view else 0.0, f.known)
             scored = apply_probability(scored, p, f)
         return scored
