@@ -59,11 +59,6 @@ WEIGHT_DENSE_LED = 5.0
 RATIO_LEXICAL = 0.7
 RATIO_DENSE = 0.9
 MIN_FRAGMENTS = 10  # fewer pseudo-questions than this to judge by: the domain's examples decide (dense-led with some)
-# Before the synthetic questions are routed (or where they are not: a labelled calibration), by what
-# the domain has: with example questions the dense list compares a question with questions (HWU64,
-# Banking77 1-3 examples: it leads everywhere); with descriptions only, the lexical list leads.
-WEIGHT_DESCRIPTIONS_ONLY = WEIGHT_LEXICAL_LED
-WEIGHT_FEW_EXAMPLES = WEIGHT_DENSE_LED
 CAP_OF_MEDIUM = 0.8  # the dense list alone gives at most 0.8 x the domain's `medium` (Router.dense_cap)
 # The dense value of a cosine: 0 at or below FLOOR (unrelated texts: MiniLM gives -0.1..0.15), rising
 # linearly to 1 at CEILING (a question and its tool's description rarely pass 0.65).
@@ -121,7 +116,9 @@ class FusionPolicy:
 
 
 def default_policy(domain) -> FusionPolicy:
-    """Before (or without) the synthetic questions: dense-led where the tools have example questions."""
+    """Before the synthetic questions are routed (or where they are not: a labelled calibration), by
+    what the domain has: with example questions the dense list compares a question with questions
+    (HWU64, Banking77 with 1-3 examples: it leads on every set); with descriptions only, the lexical list."""
     if any(t.examples for t in domain.tools):
         return FusionPolicy(1.0, "The tools have example questions (a question compared with questions): the dense list leads.")
     return FusionPolicy(0.0, "Descriptions only, not judged on synthetic questions: the lexical list leads.")

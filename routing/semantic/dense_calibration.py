@@ -87,7 +87,8 @@ class DenseCalibration:
                 f"to their tool first) and {self.negatives} synthetic negatives ("
                 + ", ".join(f"{n} {k}" for k, n in self.kinds.items() if k not in ("pseudo-questions", "paraphrases"))
                 + f"); no labelled question. Features: {', '.join(FEATURES)}. Cross-validated calibration error "
-                f"{m.ece:.3f} on those synthetic cases; never below the top tool's lexical sum; "
+                f"{m.ece:.3f} on those synthetic cases; never below the top tool's lexical sum where the catalog "
+                "knows a word of the question; "
                 + ("" if self.held_out else "no example question held out (most tools have a single one: the "
                    "positives are made of the tools' names, descriptions and parameters); ")
                 + "the domain's thresholds make the tiers")
@@ -128,16 +129,20 @@ def floored(p: float, lexical: float, known: float) -> float:
 
 
 def apply_probability(scored: list, p: float, f) -> list:
-    """The top candidate's confidence set to `p`; each other one gets its share of 1 - p (by fused z,
-    softmax), at most p x exp(its fused z - the top's). Each breakdown gains a `calibration` term so that it adds up to its confidence."""
+    """The top candidate's confidence set to `p` (shared equally with any tool tied with it); each other
+    one gets its share of 1 - p (by fused z, softmax), at most p x exp(its fused z - the top's). Each breakdown gains a `calibration` term so that it adds up to its confidence."""
     if not scored:
         return scored
     top_z = f.fused.get(scored[0].tool, 0.0)
+    tied = [abs(f.fused.get(s.tool, 0.0) - top_z) <= 1e-9 for s in scored[1:]]
+    # Tools tied with the top (the same fused score: two tools with the same texts) share p equally: the
+    # top is first by name only, and the fit's p is that one of them is right.
+    share = p / (1 + sum(tied))
     rest = [math.exp(f.fused.get(s.tool, 0.0) - top_z) for s in scored[1:]]  # each one's weight beside the top's 1
-    total = sum(rest) or 1.0
+    total = sum(r for r, t in zip(rest, tied) if not t) or 1.0
     # Never above p times its weight beside the top: on a small catalog 1 - p is large, and a share of it
     # capped at p alone made the runner-up read as a tie with the top (bookFlight 0.32, sendEmail 0.32).
-    confs = [p] + [min(p * r, (1.0 - p) * r / total) for r in rest]
+    confs = [share] + [share if t else min(share * r, (1.0 - p) * r / total) for r, t in zip(rest, tied)]
     out = []
     for s, c in zip(scored, confs):
         c = round(c, 4)
