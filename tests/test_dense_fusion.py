@@ -113,3 +113,28 @@ def test_floor_is_the_lexical_sum_where_the_catalog_knows_a_word_of_the_question
     assert dc.floored(0.1, 0.4, 0.25) == 0.4
     assert dc.floored(0.1, 0.4, 0.0) == 0.1
     assert dc.floored(0.7, 0.4, 1.0) == 0.7
+
+
+def test_held_out_examples_are_scored_by_a_learned_model_that_never_saw_them(lexicon_root, tmp_path):
+    """A fused domain with a learned model (70 tools x 3 examples: >= 200 examples, < 4 a tool): the
+    calibration's held-out example questions get their lexical list from a model retrained without them,
+    not from the domain's model, which was trained on them and finds each one itself."""
+    import numpy as np
+    from conftest import write_csv
+
+    from routing.quality.importer import import_labelled_csv
+
+    rows = [(f"please handle case {i} ref q{i}v{j}z{(i * 7 + j) % 11}", f"intent_{i}") for i in range(70) for j in range(3)]
+    import_labelled_csv(write_csv(tmp_path / "many.csv", rows), "many", root=lexicon_root, holdout=0)
+    router = Router.load("many", lexicon_root)
+    if router.dense is None or router.learned is None:
+        pytest.skip(f"no dense list or learned model here: {router.dense_off}")
+    held = dc.held_out_examples(router.domain, np.random.default_rng(1))
+    model = dc._held_out_model(router, dc.without_held_out(router.domain, held))
+    assert model is not None and model.examples == router.learned.examples - len(held)
+    column = {int(t): j for j, t in enumerate(router.learned.tools)}
+    aux_column = {int(t): j for j, t in enumerate(model.tools)}
+    own = [router.learned.probabilities(text)[column[t]] for t, text in held.items()]
+    fresh = [model.probabilities(text)[aux_column[t]] for t, text in held.items()]
+    assert np.mean(fresh) < np.mean(own)  # the domain's model knows them; the retrained one does not
+    assert (lexicon_root / "many" / "settings.yaml").is_file() and not list((lexicon_root / "many").glob("held-out-model*"))
