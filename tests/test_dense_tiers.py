@@ -134,15 +134,19 @@ def _catalog_with_examples(root, per_tool: int) -> None:
 
 
 @needs_encoder
-def test_one_example_a_tool_stays_uncalibrated_and_says_why(lexicon_root):
-    """Holding out a tool's only example leaves it known by its name alone: measured underconfident,
-    so such a domain keeps the uncalibrated confidence, and describe() says why."""
+def test_one_example_a_tool_is_calibrated_without_holding_it_out_and_says_so(lexicon_root):
+    """Holding out a tool's only example would leave it known by its name alone (measured underconfident):
+    such a domain is calibrated on its names, descriptions and parameters alone, and describe() says so."""
     _catalog_with_examples(lexicon_root, 1)
     router = Router.load("few", lexicon_root)
-    assert router.dense is not None and router.dense_calibration is None
+    assert router.dense is not None and router.dense_calibration is not None
+    assert router.dense_calibration.held_out is False
     made = router.describe()["confidence"]
-    assert "single example question" in made["dense"]["not_calibrated"]
-    assert "calibrated at build" not in made["how"]
+    assert "calibrated at build" in made["how"] and "no example question held out" in made["how"]
+    r = router.route("will it snow in Oslo on Friday", today=TODAY)
+    assert r.candidates[0]["name"] == "getWeatherForecast" and r.status.value != "not_found"
+    cases = dc.synthetic_cases(router, __import__("numpy").random.default_rng(3), {})
+    assert cases and not any(c.get("held") for c in cases)
 
 
 @needs_encoder

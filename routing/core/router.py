@@ -250,7 +250,7 @@ class Router:
                              content_terms=content_terms(a) if w.agreement > 0 else 0)
         return self.calibrate(a, scored)[:top]
 
-    def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None):
+    def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
         """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out);
         `index` / `encoder`: another index and semantic hook of the same tools (the calibration's held-out ones)."""
         index = index or self.index
@@ -259,16 +259,17 @@ class Router:
         keyword = score_keyword(a, index, patterns)
         example = score_example(a, index)
         semantic = score_semantic(a, index, encoder or self.encoder) if w.semantic > 0 else {}
-        learned = self.learned.score(a) if self.learned is not None else {}
+        learned_model = learned_model or self.learned
+        learned = learned_model.score(a) if learned_model is not None else {}
         action = score_action(a, index, w)
         return w, (keyword, action, patterns.by_tool, example, semantic, learned), patterns.timeouts
 
     def fusion(self, a: QueryAnalysis, *, vector=None, exclude_tool: int | None = None, exclude_row: int | None = None,
-               index: RouterIndex | None = None, encoder: Any = None):
+               index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
         """The lexical and dense lists of a question and their z-score fusion (routing.semantic.dense),
         one tool or one text optionally left out, the lexical list optionally from another index of
         the same tools (one with an example held out): what the synthetic calibration routes at build."""
-        w, signals, _ = self._signals(a, index, encoder)
+        w, signals, _ = self._signals(a, index, encoder, learned_model)
         return self._fusion(a, w, *signals, vector=vector, exclude_tool=exclude_tool, exclude_row=exclude_row, index=index)
 
     def _fusion(self, a, w, keyword, action, pattern, example, semantic, learned, *, vector=None, exclude_tool=None,
@@ -279,10 +280,9 @@ class Router:
                           top=dn.DEPTH + (exclude_tool is not None), raw_only=True)
         lexical = [(t, raw) for t, raw in lexical if t != exclude_tool][:dn.DEPTH]
         ranked = self.dense.rank(a.text, dn.DEPTH, vector=vector, exclude_tool=exclude_tool, exclude_row=exclude_row)
-        fused = dn.zfuse([(1.0, lexical), (self.dense.weight, ranked)])
-        names = self.index.tools
-        order = sorted(fused, key=lambda t: (-round(fused[t], 9), names[t].name))
-        return dn.Fusion(lexical=lexical, ranked=ranked, fused=fused, order=order)
+        known = dn.known_share(a, index or self.index)  # the fusion's policy: routing.semantic.dense.FusionPolicy
+        fused = self.dense.policy.fuse(lexical, ranked, known)
+        return dn.Fusion(lexical=lexical, ranked=ranked, fused=fused, order=dn.fused_order(fused, self.index.tools), known=known)
 
     def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:
         """The lexical list (combine's order) and the dense list, fused by z-scores; each
@@ -301,16 +301,10 @@ class Router:
         dense_view = scored_for(self.index, self._dense_only_weights, order, {}, {}, {}, {}, dense_signal)
         scored = [d if d.confidence > s.confidence else s for s, d in zip(lexical_view, dense_view)]
         if self.dense_calibration is not None and self.calibrator is None:
-            from routing.semantic.dense_calibration import apply_probability
+            from routing.semantic.dense_calibration import apply_probability, floored
 
-            # Never below the top tool's lexical sum: the synthetic questions are harder than real ones at
-            # the low end, and without this floor Seal-Tools dev sent 31 % of its right-first answers to
-            # not_found (25 % with the floor only where both lists agree). The capped dense value is no
-            # floor (it lifts any text). Left: on a 5-tool catalog an off-topic question keeps its lexical
-            # sum and stays a weak match, as before the calibration (README, dense tiers).
-            p = self.dense_calibration.probability(f)
-            if lexical_view:
-                p = max(p, lexical_view[0].confidence)
+            # Never below the top tool's lexical sum where the catalog knows a word of the question (dense_calibration.floored).
+            p = floored(self.dense_calibration.probability(f), lexical_view[0].confidence if lexical_view else 0.0, f.known)
             scored = apply_probability(scored, p, f)
         return scored
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sqlite3
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -43,13 +44,21 @@ VERSION = 1
 # their tuned lexical routing, and Banking77-size imports their learned model.
 DENSE_MAX_PER_TOOL = 4.0
 DEPTH = 20  # how many of each list take part in the fusion
-# The dense list's weight in the fusion (the lexical list's is 1), by what the domain has: with
-# no example question, the dense list compares a question with a description (MiniLM is weaker
-# there: Seal-Tools dev, dense alone 31.0 % top-1 against 37.0 % lexical); with a few examples,
-# a question with questions (HWU64 valid, 1 or 3 examples per intent: dense alone 56 / 67 %
-# against 43 / 56 %). Chosen on those dev sets: README "Dense list".
-WEIGHT_DESCRIPTIONS_ONLY = 0.3
-WEIGHT_FEW_EXAMPLES = 1.0
+# Which list leads, per catalog (FusionPolicy, chosen at build by routing.semantic.dense_calibration
+# from the synthetic questions it makes anyway: no labelled question). Lexical-led: the lexical list
+# weighs 1 and the dense list WEIGHT_LEXICAL_LED (Seal-Tools: questions written with the descriptions'
+# words, a 4,076-tool catalog where the token table is 11 points below BM25F). Dense-led: the dense list
+# weighs WEIGHT_DENSE_LED, the lexical list the share of the question's content words the catalog knows
+# (a question in words the catalog never uses is the dense list's alone). Between the two, by how close
+# the dense list comes to the lexical one on pseudo-questions made of the tools' own words, which favour
+# the lexical list: at or below RATIO_LEXICAL the lexical list leads, at or above RATIO_DENSE the dense
+# list, log-linear between. Chosen on dev sets (HWU64 valid, Banking77 odd test rows, Seal-Tools dev,
+# `python scripts/fusion_study.py`): README "Fusion: which list leads".
+WEIGHT_LEXICAL_LED = 0.3
+WEIGHT_DENSE_LED = 5.0
+RATIO_LEXICAL = 0.7
+RATIO_DENSE = 0.9
+MIN_FRAGMENTS = 10  # fewer pseudo-questions than this to judge by: the domain's examples decide (dense-led with some)
 CAP_OF_MEDIUM = 0.8  # the dense list alone gives at most 0.8 x the domain's `medium` (Router.dense_cap)
 # The dense value of a cosine: 0 at or below FLOOR (unrelated texts: MiniLM gives -0.1..0.15), rising
 # linearly to 1 at CEILING (a question and its tool's description rarely pass 0.65).
@@ -66,6 +75,89 @@ class Fusion:
     ranked: list[tuple[int, float]]
     fused: dict[int, float]
     order: list[int]
+    known: float = 1.0  # the share of the question's content words the catalog knows (known_share)
+
+
+@dataclass(frozen=True)
+class FusionPolicy:
+    """How the two lists are fused: the dense list's weight, and how far the lexical list's weight
+    follows the question's known share (0: always 1; 1: equal to it). `lead` in [0, 1]: 0 lexical-led,
+    1 dense-led; `why`: how it was chosen."""
+    lead: float
+    why: str = ""
+    fragments: int = 0  # pseudo-questions it was judged on, and each list's top-1 there
+    lexical_top1: float | None = None
+    dense_top1: float | None = None
+
+    @property
+    def dense_weight(self) -> float:
+        return round(WEIGHT_LEXICAL_LED * (WEIGHT_DENSE_LED / WEIGHT_LEXICAL_LED) ** self.lead, 4)
+
+    def lexical_weight(self, known: float) -> float:
+        return max(known, 0.0) ** self.lead
+
+    def fuse(self, lexical, ranked, known: float) -> dict[int, float]:
+        return zfuse([(self.lexical_weight(known), lexical), (self.dense_weight, ranked)])
+
+    def to_dict(self) -> dict:
+        return {"lead": round(self.lead, 4), "dense_weight": self.dense_weight, "why": self.why, "fragments": self.fragments,
+                "lexical_top1": self.lexical_top1, "dense_top1": self.dense_top1}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "FusionPolicy":
+        return cls(lead=float(d["lead"]), why=str(d.get("why", "")), fragments=int(d.get("fragments", 0)),
+                   lexical_top1=d.get("lexical_top1"), dense_top1=d.get("dense_top1"))
+
+    def describe(self) -> str:
+        lexical = "1" if self.lead == 0 else ("the share of the question's words the catalog knows" if self.lead == 1
+                                              else f"the share of the question's words the catalog knows ^ {self.lead:.2f}")
+        return (f"z-scores summed: each list's best {DEPTH} scores standardised, the dense list weighted {self.dense_weight}, "
+                f"the lexical list {lexical}; a tool missing from a list counted at its lowest. {self.why}")
+
+
+def default_policy(domain) -> FusionPolicy:
+    """Before the synthetic questions are routed (or where they are not: a labelled calibration), by
+    what the domain has: with example questions the dense list compares a question with questions
+    (HWU64, Banking77 with 1-3 examples: it leads on every set); with descriptions only, the lexical list."""
+    if any(t.examples for t in domain.tools):
+        return FusionPolicy(1.0, "The tools have example questions (a question compared with questions): the dense list leads.")
+    return FusionPolicy(0.0, "Descriptions only, not judged on synthetic questions: the lexical list leads.")
+
+
+def choose_policy(fragments: int, lexical_right: int, dense_right: int, fallback: FusionPolicy) -> FusionPolicy:
+    """Which list leads, from pseudo-questions made of the tools' own words (`fragments` of them, each
+    list's top-1 alone right `lexical_right` / `dense_right` times): such questions favour the lexical
+    list, so the dense list leads where it comes within RATIO_DENSE of it even there."""
+    if fragments < MIN_FRAGMENTS:
+        return replace(fallback, why=fallback.why + f" (only {fragments} pseudo-questions to judge by)")
+    ratio = dense_right / lexical_right if lexical_right else float("inf")
+    lead = min(max((ratio - RATIO_LEXICAL) / (RATIO_DENSE - RATIO_LEXICAL), 0.0), 1.0) if math.isfinite(ratio) else 1.0
+    who = "the dense list leads" if lead == 1 else "the lexical list leads" if lead == 0 else "between the two"
+    return FusionPolicy(round(lead, 4), (f"On {fragments} pseudo-questions made of the tools' own words the dense list alone "
+                                         f"ranks {dense_right} first against the lexical list's {lexical_right} "
+                                         f"(ratio {ratio:.2f}; lexical-led at {RATIO_LEXICAL} or below, dense-led at "
+                                         f"{RATIO_DENSE} or above): {who}."),
+                        fragments, round(lexical_right / fragments, 4), round(dense_right / fragments, 4))
+
+
+def known_share(a, index) -> float:
+    """The share of a question's content words the catalog knows (as the labelled calibration's feature)."""
+    content = [u for u in a.units if u.role in ("concept", "literal", "action")]
+    if not content:
+        return 0.0
+    known = sum(u.role != "literal" or u.key in index.example_vocab or index._fold_example_key(u.key) is not None
+                for u in content)
+    return known / len(content)
+
+
+def refuse(f: Fusion, policy: FusionPolicy, names) -> Fusion:
+    """The same two lists fused under another policy."""
+    fused = policy.fuse(f.lexical, f.ranked, f.known)
+    return Fusion(lexical=f.lexical, ranked=f.ranked, fused=fused, order=fused_order(fused, names), known=f.known)
+
+
+def fused_order(fused: dict[int, float], names) -> list[int]:
+    return sorted(fused, key=lambda t: (-round(fused[t], 9), names[t].name))
 
 
 def wants_dense(domain) -> bool:
@@ -112,13 +204,16 @@ class DenseList:
             if path is not None and path.parent.is_dir():  # beside a domain on disk; an in-memory one (bench) makes no folder
                 write_cache(path, lambda f: np.savez(f, key=np.array(key), matrix=self.matrix))
         self.one_per_tool = len(np.unique(self.owners)) == len(self.owners)
-        self.weight = WEIGHT_FEW_EXAMPLES if any(t.examples for t in domain.tools) else WEIGHT_DESCRIPTIONS_ONLY
+        self.policy = default_policy(domain)  # chosen at build from synthetic questions (routing.semantic.dense_calibration)
+
+    @property
+    def weight(self) -> float:
+        return self.policy.dense_weight
 
     def describe(self) -> dict:
         return {"used": True, "encoder": self.encoder.name, "encoder_why": self.why, "texts": len(self.owners),
                 "vectors": "read from the cache" if self.cached else "encoded at build", "weight": self.weight,
-                "fusion": f"z-scores summed: each list's best {DEPTH} scores standardised, the dense list's weighted "
-                          f"{self.weight} (the lexical list's 1), a tool missing from a list counted at its lowest"}
+                "fusion": self.policy.describe(), "policy": self.policy.to_dict()}
 
     def rank(self, text: str, depth: int = DEPTH, *, vector: np.ndarray | None = None, exclude_tool: int | None = None,
              exclude_row: int | None = None) -> list[tuple[int, float]]:

@@ -246,13 +246,14 @@ def enough_to_learn(examples: int, tools: int) -> bool:
     return examples >= MIN_EXAMPLES and tools >= MIN_TOOLS and examples >= MIN_PER_TOOL * tools
 
 
-def train(domain, encoder, *, cache: Path | None = None) -> LearnedModel | None:
+def train(domain, encoder, *, cache: Path | None = None, force: bool = False) -> LearnedModel | None:
     """The domain's model, from its cache file (`cache`, else beside the domain) when the same
     examples were trained on before; None when the domain has too few examples (or tools with
-    examples) to learn from."""
+    examples) to learn from. `force`: trained whatever the count (the dense calibration's model of a
+    domain that has one, with an example of each tool held out: routing.semantic.dense_calibration)."""
     texts, labels = training_set(domain)
     tools = np.unique(np.array(labels, dtype=np.int64))
-    if not enough_to_learn(len(texts), len(tools)):
+    if not (force and len(tools) >= MIN_TOOLS) and not enough_to_learn(len(texts), len(tools)):
         return None
     column = {int(t): j for j, t in enumerate(tools)}
     y = np.array([column[t] for t in labels], dtype=np.int64)
