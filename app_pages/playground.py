@@ -9,6 +9,7 @@ from ui.parts import request_options
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
 from ui.conversation import export_json, export_markdown, render_context_panel
 from ui.examples import example_needs, playground_examples
+from ui import redraw
 
 CONVERSATION = "conversation"
 PENDING = "_pending_query"
@@ -121,19 +122,29 @@ if query is not None:
         activate_linked(_mine()[0], router.name, linked["power"])
 
 conversation = _mine()
-latest_query = conversation[0]["query"] if conversation else None
-linked_power = ",".join((conversation[0].get("activations") or {}) if conversation else ())
-sync_url(latest_query, thresholds, options=options, extra={"power": linked_power})
+redraw.start()
+
+
+def _sync_url() -> None:
+    """The address bar: the newest question, this sidebar, and the powers activated on its card."""
+    latest_query = conversation[0]["query"] if conversation else None
+    linked_power = ",".join((conversation[0].get("activations") or {}) if conversation else ())
+    sync_url(latest_query, thresholds, options=options, extra={"power": linked_power})
+
+
+redraw.register("url", _sync_url)  # Activate redraws these without a full rerun (ui/redraw.py)
 
 if conversation:
     with st.container(horizontal=True, vertical_alignment="center", key="conversation-bar"):
         st.markdown(f"**Conversation** · {len(conversation)} question{'s' if len(conversation) != 1 else ''}, newest first")
-        st.download_button("JSON", export_json(conversation), file_name=f"conversation-{router.name}.json", mime="application/json",
+        # Made when clicked: an activation since this run is in the file (Activate reruns only its card).
+        st.download_button("JSON", lambda: export_json(conversation), file_name=f"conversation-{router.name}.json", mime="application/json",
                            key="export_json", icon=":material/download:", type="tertiary", on_click="ignore")
-        st.download_button("Markdown", export_markdown(conversation), file_name=f"conversation-{router.name}.md", mime="text/markdown",
+        st.download_button("Markdown", lambda: export_markdown(conversation), file_name=f"conversation-{router.name}.md", mime="text/markdown",
                            key="export_md", icon=":material/download:", type="tertiary", on_click="ignore")
         st.button("Clear", key="clear", on_click=_clear, icon=":material/delete_sweep:", type="tertiary")
-    render_context_panel(conversation, router)
+    panel = st.empty()
+    redraw.register("context", lambda: render_context_panel(conversation, router, panel))
     for i, entry in enumerate(conversation[:FULL_CARDS]):
         render_result_card(entry, key=str(entry["id"]), latest=i == 0, charts=i < CHART_CARDS)
     older = conversation[FULL_CARDS:]

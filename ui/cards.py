@@ -13,6 +13,7 @@ from ui.common import TIER_COLORS, TIER_LABELS, confidence_text, router_state
 from ui.context import share_link
 from ui.parts import design_part
 from ui.path_view import render_events
+from ui.redraw import register
 from ui.signal_words import LEGEND_WORDS, Knowledge, knowledge_of, legend_words, match_words, why_help
 
 # Characters Markdown would act on, so a user's query is shown exactly as typed.
@@ -130,13 +131,8 @@ def headline(result: dict) -> tuple[str, str]:
     return status, TIER_LABELS.get(status, status)
 
 
-def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: bool = True) -> None:
-    status = result.get("status", "")
-    badge_key, badge_label = headline(result)
-    st.markdown(
-        f"{status_badge(badge_key, badge_label)} &nbsp; <span style='font-size:1.1rem;font-weight:600'>{_title(str(result.get('query', '')))}</span>",
-        unsafe_allow_html=True,
-    )
+def _meta(result: dict, entry: dict) -> str:
+    """The card's line under its question: domain, today, time, thresholds, and a link to this card."""
     meta = [
         f"domain **{result.get('domain')}**",
         f"today {result.get('today')}",
@@ -150,7 +146,18 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
     link = share_link(str(result.get('query', '')), result.get('domain', ''), result.get('today', ''), entry.get('session_thresholds'),
                       entry.get("options"), {"power": powers} if powers else None)
     meta.append(f"[share link]({link})")
-    st.caption(" · ".join(meta))
+    return " · ".join(meta)
+
+
+def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: bool = True) -> None:
+    status = result.get("status", "")
+    badge_key, badge_label = headline(result)
+    st.markdown(
+        f"{status_badge(badge_key, badge_label)} &nbsp; <span style='font-size:1.1rem;font-weight:600'>{_title(str(result.get('query', '')))}</span>",
+        unsafe_allow_html=True,
+    )
+    slot = st.empty()  # Activate redraws it (its share link names the powers) without a full rerun
+    register(f"meta-{key}", lambda: slot.caption(_meta(result, entry)))
 
     error = result.get("error")
     unreadable = bool(error) and error.get("code") == "INVALID_QUERY"
