@@ -78,12 +78,15 @@ with tools_tab:
         render_power_servers(router)
     if not view.tools:
         st.info(f"No {NOUN} mentions this. Clear the search to see them all.", icon=":material/search_off:")
+    # A kind every entry shares says nothing (a gateway's powers are all "list", an imported catalog's tools all "chat").
+    kinds = len({t.kind for t in domain.tools}) > 1
     for tool in view.tools:
-        kind = f" · {tool.kind}" if NOUN == "tool" else ""  # every power's kind is the same "list": not worth a word
+        kind = f" · {tool.kind}" if kinds else ""
         with st.expander(f"**{tool.name}**{kind} — {tool.description}", expanded=bool(needle.strip()) and len(view.tools) <= 3):
             terms = " ".join(f"`{k}`" for k in tool.keywords)
             related = " ".join(f"`{k}`" for k in tool.related)
-            st.markdown(f"**About:** {terms}" + (f" &nbsp; **Filters by:** {related}" if related else "")
+            about = f"**About:** {terms}" if terms else "**Known by:** the words of its name, description and parameters (no keywords)"
+            st.markdown(about + (f" &nbsp; **Filters by:** {related}" if related else "")
                         + (f" &nbsp; **Category:** {tool.category}" if tool.category else ""))
             if tool.params:
                 rows = ["| parameter | type | default | values | required | filled from |", "|---|---|---|---|---|---|"]
@@ -100,7 +103,8 @@ with tools_tab:
 with synonyms_tab:
     st.caption("One canonical term and its variants in every language; all are treated alike. Edit them on the Lexicon editor page.")
     if not view.synonyms:
-        st.info("No synonym mentions this. Clear the search to see them all, or add one on the Lexicon editor page.", icon=":material/search_off:")
+        st.info("No synonym mentions this. Clear the search to see them all, or add one on the Lexicon editor page." if needle.strip()
+                else f"{domain.name} has no synonyms yet; add one on the Lexicon editor page.", icon=":material/search_off:")
     else:
         st.dataframe(
             [{"canonical": canonical, "variants": ", ".join(variants), "count": len(variants)} for canonical, variants in view.synonyms],
@@ -115,7 +119,8 @@ with synonyms_tab:
 with patterns_tab:
     st.caption("Idioms and compound phrases that point straight at a tool, with parameter hints.")
     if not view.patterns:
-        st.info("No pattern mentions this. Clear the search to see them all.", icon=":material/search_off:")
+        st.info("No pattern mentions this. Clear the search to see them all." if needle.strip()
+                else f"{domain.name} has no phrase patterns.", icon=":material/search_off:")
     else:
         st.dataframe(
             [{

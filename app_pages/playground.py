@@ -8,7 +8,8 @@ from ui.common import language_phrase, page_setup, require_router
 from ui.parts import request_options
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
 from ui.conversation import export_json, export_markdown, render_context_panel
-from ui.examples import example_needs, playground_examples
+from ui.examples import example_needs, no_examples_hint, playground_examples
+from ui.signal_words import confidence_summary
 from ui import redraw
 
 CONVERSATION = "conversation"
@@ -36,7 +37,7 @@ st.caption(
 )
 made = router.confidence_source() if hasattr(router, "confidence_source") else {}
 if made.get("dense") or made.get("calibrated"):  # a fused or calibrated domain says how its confidence is made
-    st.caption(f":material/tune: **How confidence is made**: {md_escape(made['how'])}")
+    st.caption(f":material/tune: **How confidence is made**: {md_escape(confidence_summary(made))}", help=made["how"])
 
 
 from ui.thinking import route_with_thinking  # noqa: E402 (the events panel fills as the router works)
@@ -99,10 +100,13 @@ examples = playground_examples(router.domain)
 with st.container(key="query-box"):
     hint = f", e.g. “{examples[0]}”" if examples else ""
     typed = st.chat_input(f"Ask a question{hint} — press Enter", key="query", max_chars=1000)
-with st.container(horizontal=True, gap="small", key="examples"):
-    st.markdown("**Try:**")
-    for i, example in enumerate(examples):
-        st.button(example, key=f"example-{i}", on_click=_ask, args=(example,), type="secondary")
+if examples:
+    with st.container(horizontal=True, gap="small", key="examples"):
+        st.markdown("**Try:**")
+        for i, example in enumerate(examples):
+            st.button(example, key=f"example-{i}", on_click=_ask, args=(example,), type="secondary")
+else:  # an imported catalog has no example questions to offer: say what to ask instead of an empty "Try:"
+    st.caption(no_examples_hint(router.domain))
 
 pending = st.session_state.pop(PENDING, None) or []
 for earlier in pending[:-1]:
@@ -154,4 +158,5 @@ if conversation:
                 status = (entry.get("result") or {}).get("status", "")
                 st.markdown(f"{status_badge(status)} &nbsp; {md_escape(entry['query'])}", unsafe_allow_html=True)
 else:
-    st.info("Type a question above or click an example. Each answer stays on screen as a card, newest first.", icon=":material/bolt:")
+    st.info(f"Type a question above{' or click an example' if examples else ''}. Each answer stays on screen as a card, newest first.",
+            icon=":material/bolt:")

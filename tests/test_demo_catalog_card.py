@@ -77,7 +77,7 @@ def test_signal_words_follow_what_a_tool_is_known_by():
     assert "description" in said and "similar meaning" in said
 
 
-def _catalog(root: Path) -> None:
+def _catalog(root: Path, *, examples: bool = True) -> None:
     tools = [
         ("bookFlight", "Book a flight ticket between two airports", {"origin": "Departure airport"}, []),
         ("sendEmail", "Send an email message to a recipient", {"subject": "Subject line"}, []),
@@ -86,26 +86,37 @@ def _catalog(root: Path) -> None:
     ]
     listed = [{"type": "function", "function": {"name": n, "description": d, "parameters": {
         "type": "object", "properties": {k: {"type": "string", "description": v} for k, v in p.items()}}},
-        **({"examples": e} if e else {})} for n, d, p, e in tools]
+        **({"examples": e} if e and examples else {})} for n, d, p, e in tools]
     path = root.parent / "catalog.json"
     path.write_text(json.dumps(listed), encoding="utf-8")
     import_tool_catalog(path, "travel", root=root)
 
 
-@pytest.fixture()
-def travel(tmp_path, monkeypatch) -> Path:
-    import ui.common
-
+def _lexicons(tmp_path, monkeypatch, *, examples: bool):
     import shutil
+
+    import ui.common
 
     root = tmp_path / "lexicons"
     root.mkdir()
     shutil.copytree(ROOT / "lexicons" / "_shared", root / "_shared")  # the shared words every domain reads
-    _catalog(root)
+    _catalog(root, examples=examples)
     monkeypatch.setenv("ROUTING_LEXICONS", str(root))
     ui.common.get_registry.clear()
     yield root
     ui.common.get_registry.clear()
+
+
+@pytest.fixture()
+def travel(tmp_path, monkeypatch):
+    """The imported catalog where one tool (convertCurrency) has an example question."""
+    yield from _lexicons(tmp_path, monkeypatch, examples=True)
+
+
+@pytest.fixture()
+def described(tmp_path, monkeypatch):
+    """The same catalog known by its descriptions alone: no tool has an example question."""
+    yield from _lexicons(tmp_path, monkeypatch, examples=False)
 
 
 def test_knowledge_of_an_imported_catalog(travel):
@@ -128,3 +139,61 @@ def test_the_card_of_a_descriptions_only_tool_says_its_description(travel):
     # A catalog where one tool has an example: the help names both, and no signal this chart lacks.
     assert "example questions and the words of its name, description and parameters" in why.help
     assert "learned" not in why.help and "keywords" not in why.help
+
+
+# ---------------------------------------------------------------- every page on an imported catalog
+
+def _page(page: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.query_params.update({"domain": "travel", "today": "2026-01-22"})
+    at.switch_page(f"app_pages/{page}.py")
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _shown(at: AppTest) -> str:
+    parts = [e.value for e in at.markdown] + [e.value for e in at.caption] + [e.value for e in at.info] + [e.value for e in at.warning]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_playground_without_examples_says_what_to_ask_not_an_empty_try(described):
+    at = _page("playground")
+    shown = _shown(at)
+    assert "**Try:**" not in shown and not [b for b in at.button if (b.key or "").startswith("example-")]
+    assert "No example questions to try here" in shown and "“Book a flight ticket between two airports”" in shown
+    assert "click an example" not in shown
+
+
+def test_how_confidence_is_made_is_one_line_with_the_whole_account_on_hover(travel):
+    made = Router.load("travel", travel).confidence_source()
+    if not (made.get("dense") or made.get("calibrated")):
+        pytest.skip("this catalog routes without the dense list here: no confidence account is shown")
+    at = _page("playground")
+    line = next(c for c in at.caption if "How confidence is made" in c.value)
+    assert len(line.value) < 320 and line.help == made["how"]
+
+
+def test_coverage_and_tuner_say_the_golden_corpus_is_empty_and_what_to_do(travel):
+    at = _page("coverage")
+    assert "has no golden questions yet" in _shown(at) and "Upload a file" in _shown(at)
+    assert "0 questions from" not in _shown(at)
+    assert at.button(key="coverage_run_button").disabled
+    at = _page("tuner")
+    assert "has no golden questions yet" in _shown(at) and "Upload a labelled CSV" in _shown(at)
+
+
+def test_editor_without_synonyms_opens_the_way_to_add_the_first_term(travel):
+    at = _page("editor")
+    assert "No synonyms yet" in _shown(at)
+    assert not [s for s in at.selectbox if s.label == "Canonical term"]  # no empty picker ("No options to select")
+    assert [t for t in at.text_input if t.label == "New canonical term"]
+
+
+def test_catalog_of_an_imported_catalog_hides_a_kind_every_tool_shares_and_says_what_a_tool_is_known_by(travel):
+    at = _page("catalog")
+    heads = [e.label for e in at.expander if "Book a flight" in e.label]
+    assert heads == ["**bookFlight** — Book a flight ticket between two airports"]  # not "· chat" on every tool
+    shown = _shown(at)
+    assert "**Known by:** the words of its name, description and parameters" in shown
+    assert "travel has no synonyms yet" in shown and "Clear the search" not in shown

@@ -98,3 +98,19 @@ def why_help(noun: str, knowledge: Knowledge, signals: list[str]) -> str:
         text += (" A hatched end is what calibration or a spelling penalty took off: points the signals gave that "
                  "the confidence does not keep.")
     return text + f" Dashed lines are the tier thresholds: above “high” a {noun} is activated."
+
+
+def confidence_summary(made: dict) -> str:
+    """One line for the playground's "How confidence is made" (the whole account is its help): a
+    confidence a person can read as a probability, or a weighted sum that is not one."""
+    calibration = made.get("calibration") or {}
+    if calibration.get("from") == "synthetic":
+        line = (f"the probability that the top tool is right, calibrated at build on {calibration.get('questions', 0):,} questions "
+                f"and {calibration.get('negatives', 0):,} off-topic ones, all made from the catalog itself (no labelled question)")
+    elif made.get("calibrated"):
+        line = "the probability that the top tool is right, calibrated on this domain's labelled questions"
+    else:
+        line = "a weighted sum of the signals' points, not calibrated (not a probability)"
+    if made.get("dense"):
+        line += "; the order fuses the words' list with the similar-meaning list"
+    return line + "."
