@@ -123,7 +123,7 @@ if st.session_state.pop("tuner_use_best", False):
     for name in THRESHOLD_NAMES:
         st.session_state[f"tuner_{name}"] = getattr(best, name)
 
-st.subheader(f"Thresholds · {len(scored):,} questions from the {source_label}")
+st.subheader(f"Thresholds · {len(scored):,} questions from {'the ' if source == 'Golden corpus' else ''}{source_label}")
 cols = st.columns(4)
 chosen_values = {}
 for col, name in zip(cols, THRESHOLD_NAMES):

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from routing import Router
 from routing.quality.tool_import import import_tool_catalog
 from ui.charts import score_breakdown_figure
-from ui.signal_words import Knowledge, knowledge_of, legend_words, match_words, why_help
+from ui.signal_words import NO_POINTS, Knowledge, knowledge_of, legend_words, match_words, why_help
 
 ROOT = Path(__file__).resolve().parent.parent
 THRESHOLDS = {"high": 0.85, "medium": 0.25, "low": 0.08}
@@ -197,3 +197,28 @@ def test_catalog_of_an_imported_catalog_hides_a_kind_every_tool_shares_and_says_
     shown = _shown(at)
     assert "**Known by:** the words of its name, description and parameters" in shown
     assert "travel has no synonyms yet" in shown and "Clear the search" not in shown
+
+
+def test_a_match_no_signal_gave_points_is_not_said_to_come_from_a_keyword():
+    """A calibrated runner-up that no signal scored comes back with the default match_type `keyword`;
+    the card must not say "mostly from a keyword" beside a chart that shows calibration alone."""
+    imported = Knowledge(described=True, with_examples=frozenset(), any_examples=False)
+    assert match_words("keyword", imported, "sendEmail", {"calibration": 0.0231}) == NO_POINTS
+    assert match_words("keyword", imported, "getStockPrice", {"example": 0.18, "calibration": -0.1}) == "words of its description"
+    assert match_words("example", imported, "x", {"example": 0.2}) == "words of its description"
+    assert match_words("hybrid", imported, "x", {"example": 0.2, "semantic": 0.1}) == "words and similar meaning"
+    assert match_words("pattern", Knowledge(), "x", None) == "a phrase pattern"  # no breakdown: the router's word
+
+
+def test_the_reliability_sentence_says_how_an_imported_catalog_is_calibrated(travel):
+    """The tuner's reliability diagram said "not calibrated ... add `calibration: fit`" of a catalog whose
+    settings say `calibration: fit` and whose confidence is calibrated at build on synthetic questions."""
+    from ui.calibration import calibration_sentence
+
+    router = Router.load("travel", travel)
+    said = calibration_sentence({"calibrated": False}, router)
+    assert "add `calibration: fit`" not in said  # the import writes it already
+    if (router.confidence_source().get("calibration") or {}).get("from") == "synthetic":
+        assert "calibrated at build on" in said and "synthetic questions" in said
+    else:
+        assert "no labelled questions to fit on" in said

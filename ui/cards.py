@@ -14,7 +14,7 @@ from ui.context import share_link
 from ui.parts import design_part
 from ui.path_view import render_events
 from ui.redraw import register
-from ui.signal_words import LEGEND_WORDS, Knowledge, knowledge_of, legend_words, match_words, why_help
+from ui.signal_words import LEGEND_WORDS, NO_POINTS, Knowledge, knowledge_of, legend_words, match_words, why_help
 
 # Characters Markdown would act on, so a user's query is shown exactly as typed.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
@@ -264,11 +264,12 @@ def _render_match(m: dict, status: str = "", thresholds: dict | None = None, *, 
     words = confidence_words(conf, thresholds or {})
     if words == "Not a match":  # the router showed it, so it is a candidate: a long shot, not "not a match"
         words = "A long shot"
-    how = match_words(m.get("match_type", ""), knowledge, m.get("name"))
+    how = match_words(m.get("match_type", ""), knowledge, m.get("name"), m.get("score_breakdown"))
+    how = how if how == NO_POINTS else f"mostly from {how}"
     kind = f"{noun} kind `{m['kind']}`. " if m.get("kind") and noun == "tool" else ""
     st.markdown(
-        f"**`{m['name']}`** · {words} · mostly from {how}",
-        help=f"Confidence {confidence_text(conf, thresholds)} (0 to 1); signal `{m.get('match_type', '')}` contributed most; "
+        f"**`{m['name']}`** · {words} · {how}",
+        help=f"Confidence {confidence_text(conf, thresholds)} (0 to 1); the router names signal `{m.get('match_type', '')}` as its match type; "
              f"{kind}The chart on the right shows every signal.",
     )
     st.markdown(confidence_bar(conf, status, thresholds), unsafe_allow_html=True)

@@ -65,8 +65,26 @@ def example_words(knowledge: Knowledge, tool: str | None = None) -> str:
     return BOTH if knowledge.any_examples else DESCRIPTION
 
 
-def match_words(match_type: str, knowledge: Knowledge, tool: str | None = None) -> str:
-    """'mostly from ...': the words for the signal that contributed most to a match."""
+NO_POINTS = "no signal gave it points: its confidence is calibration's alone"
+SCORED = {*LEGEND_WORDS, "example"} - {"calibration", "fuzzy_penalty"}  # signals that give points of their own
+
+
+def carried_by(match_type: str, breakdown: dict | None) -> str | None:
+    """The signal a card names for a match: its match_type, unless the breakdown shows that signal
+    gave it no points (a calibrated runner-up's match_type is a default then); then the signal that
+    gave the most, or None where no signal gave any."""
+    if not breakdown or match_type not in SCORED or float(breakdown.get(match_type) or 0.0) > 0:
+        return match_type
+    given = {k: float(v) for k, v in breakdown.items() if k in SCORED and float(v or 0.0) > 0}
+    return max(given, key=given.get) if given else None
+
+
+def match_words(match_type: str, knowledge: Knowledge, tool: str | None = None, breakdown: dict | None = None) -> str:
+    """'mostly from ...': the words for the signal that contributed most to a match (NO_POINTS, said
+    without "mostly from", where the breakdown shows no signal gave it any)."""
+    match_type = carried_by(match_type, breakdown)
+    if match_type is None:
+        return NO_POINTS
     if match_type == "example":
         return example_words(knowledge, tool)
     return MATCH_WORDS.get(match_type, match_type.replace("_", " "))
