@@ -55,8 +55,12 @@ router = require_router(st.session_state.domain)
 domain = router.domain
 NOUN = "power" if getattr(router, "design", "tools") == "power_gateway" else "tool"  # a gateway's entries are powers
 
+# The placeholder's example in this domain's own words (accounting's "piutang" means nothing to a travel catalog).
+variant = next((v for c, variants in domain.synonyms for v in variants if not v.startswith(c)), None)  # "faktur", not "invoices"
+param = next((p.name for t in domain.tools for p in t.params), None)
+hint = variant or param or (domain.tools[0].name if domain.tools else "")
 needle = st.text_input(
-    "Search the catalog", key="catalog_search", placeholder="a tool, a word in any language, a parameter… e.g. piutang",
+    "Search the catalog", key="catalog_search", placeholder=f"a {NOUN}, a word in any language, a parameter…" + (f" e.g. {hint}" if hint else ""),
     icon=":material/search:", live=True,
 )
 sync_url(None, page="catalog", extra={"search": needle.strip()})

@@ -222,3 +222,9 @@ def test_the_reliability_sentence_says_how_an_imported_catalog_is_calibrated(tra
         assert "calibrated at build on" in said and "synthetic questions" in said
     else:
         assert "no labelled questions to fit on" in said
+
+
+def test_catalog_search_placeholder_speaks_the_domains_own_words(travel):
+    at = _page("catalog")
+    hint = at.text_input(key="catalog_search").placeholder
+    assert "piutang" not in hint and "e.g. origin" in hint  # a word of this catalog: its first parameter

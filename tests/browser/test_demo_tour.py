@@ -103,8 +103,22 @@ def test_first_load_of_every_page_address_logs_only_streamlits_sub_path_probes(b
 
 # Greyed elements outside the card. An empty slot (st.empty with nothing in it yet) is flagged stale by
 # Streamlit's front end during every run, by design (Xf in its bundle): it has nothing to grey.
-STALE_OUTSIDE_CARD = """() => [...document.querySelectorAll('[data-testid="stElementContainer"][data-stale="true"]')]
-    .filter(el => !el.closest('[class*="st-key-card-"]') && !el.querySelector(':scope > [data-testid="stEmpty"]')).length"""
+OUTSIDE_CARD = """(el) => !el.closest('[class*="st-key-card-"]') && !el.querySelector(':scope > [data-testid="stEmpty"]')"""
+STALE_OUTSIDE_CARD = f"""() => [...document.querySelectorAll('[data-testid="stElementContainer"][data-stale="true"]')]
+    .filter({OUTSIDE_CARD}).length"""
+# Every element that turns grey outside the card from now on, however briefly: a MutationObserver sees
+# each change of data-stale, where sampling the page every 50 ms can miss a quick full rerun.
+WATCH_GREY = f"""() => {{
+    window.__greyed = [];
+    const outside = {OUTSIDE_CARD};
+    new MutationObserver((records) => {{
+        for (const r of records) {{
+            const el = r.target;
+            if (el.getAttribute && el.getAttribute('data-stale') === 'true' && el.matches('[data-testid="stElementContainer"]') && outside(el))
+                window.__greyed.push((el.innerText || el.className).slice(0, 80));
+        }}
+    }}).observe(document.body, {{attributes: true, attributeFilter: ['data-stale'], subtree: true}});
+}}"""
 
 
 def test_activate_greys_only_the_card_and_shows_the_activate_power_reply(laptop, app_url):
@@ -119,17 +133,12 @@ def test_activate_greys_only_the_card_and_shows_the_activate_power_reply(laptop,
     wait_settled(laptop)  # the page's own runs have finished: what greys after the click is the click's
     button = card.get_by_role("button", name="Activate sqlite")
     button.scroll_into_view_if_needed()
+    laptop.evaluate(WATCH_GREY)
     button.click()
-    outside, shown, after = 0, False, 0
-    for _ in range(300):  # sample the page while the activation runs (a cold server start takes seconds)
-        outside = max(outside, laptop.evaluate(STALE_OUTSIDE_CARD))
-        shown = shown or "is active:" in card.inner_text()
-        after += shown
-        if after > 30:  # and 1.5 s on after the card shows it: no full rerun follows to grey the page
-            break
-        laptop.wait_for_timeout(50)
-    assert shown, "the card never showed the activation"
-    assert outside == 0  # the question box, the examples, the context panel and the sidebar never grey
+    expect(card).to_contain_text("is active:", timeout=20_000)  # a cold server start takes seconds
+    laptop.wait_for_timeout(1_500)  # and on after it: no full rerun follows to grey the page
+    greyed = laptop.evaluate("() => window.__greyed")
+    assert greyed == []  # the question box, the examples, the context panel and the sidebar never grey
     wait_settled(laptop)
     assert laptop.evaluate(STALE_OUTSIDE_CARD) == 0
     expect(laptop.get_by_role("textbox").first).to_be_editable()
