@@ -38,18 +38,27 @@ def _tools(n: int) -> str:
     return _count(n, NOUN)
 
 
-domains = []
-for name in get_registry().domains():
-    s = router_state(name)
-    if s.router is not None:
-        d = s.router.domain
-        domains.append({"domain": name, "description": d.settings.description, "languages": ", ".join(d.settings.languages),
-                        "tools": len(d.tools), "synonym groups": len(d.synonyms), "patterns": len(d.patterns)})
-    else:
-        domains.append({"domain": name, "description": "⚠ lexicon does not load", "languages": "", "tools": None,
-                        "synonym groups": None, "patterns": None})
-with st.expander(f"All domains ({len(domains)})", icon=":material/folder_open:", expanded=False):
-    st.dataframe(domains, hide_index=True, key="domains-table")
+# Every domain's router is built for this table (seconds on a first visit): it is filled last, into a
+# slot at the top, so the chosen domain's catalog shows at once instead of a blank page.
+all_domains = st.container()
+
+
+def _fill_all_domains() -> None:
+    """The "All domains" table, into its slot at the top; called last (and before the gateway's stop)."""
+    with all_domains:
+        domains = []
+        for name in get_registry().domains():
+            state = router_state(name)
+            if state.router is not None:
+                d = state.router.domain
+                domains.append({"domain": name, "description": d.settings.description, "languages": ", ".join(d.settings.languages),
+                                "tools": len(d.tools), "synonym groups": len(d.synonyms), "patterns": len(d.patterns)})
+            else:
+                domains.append({"domain": name, "description": "⚠ lexicon does not load", "languages": "", "tools": None,
+                                "synonym groups": None, "patterns": None})
+        with st.expander(f"All domains ({len(domains)})", icon=":material/folder_open:", expanded=False):
+            st.dataframe(domains, hide_index=True, key="domains-table")
+
 
 router = require_router(st.session_state.domain)
 domain = router.domain
@@ -147,6 +156,7 @@ with cost_tab:
         from ui.power_costs import render_power_costs
 
         render_power_costs(router)
+        _fill_all_domains()
         st.stop()  # the last tab: the generic tool-schema estimate below does not apply
     st.markdown(
         "An agent that sends **every** tool definition with each message pays for all of them; a routed "
@@ -191,3 +201,6 @@ with cost_tab:
         render_cost_simulator(st.session_state.domain)
     except Exception as exc:  # the simulator is a separate module; its failure must not take the page down
         render_failure("The cost simulator could not be drawn.", failure_details(exc))
+
+
+_fill_all_domains()

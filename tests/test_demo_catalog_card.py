@@ -228,3 +228,21 @@ def test_catalog_search_placeholder_speaks_the_domains_own_words(travel):
     at = _page("catalog")
     hint = at.text_input(key="catalog_search").placeholder
     assert "piutang" not in hint and "e.g. origin" in hint  # a word of this catalog: its first parameter
+
+
+def test_catalog_builds_the_chosen_domain_first_and_every_other_domain_last(monkeypatch):
+    """A first visit built every domain's router for the "All domains" table before drawing anything
+    (seconds of blank page on a catalog that calibrates at build); now the chosen domain's catalog is
+    drawn first and the table, at the top, is filled last."""
+    import ui.common
+
+    asked: list[str] = []
+    real = ui.common.router_state
+    monkeypatch.setattr(ui.common, "router_state", lambda name: asked.append(name) or real(name))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.query_params.update({"domain": "powers", "today": "2026-01-22"})
+    at.switch_page("app_pages/catalog.py")
+    at.run()
+    assert not at.exception, at.exception
+    assert asked and asked[0] == "powers" and len(set(asked)) > 1
+    assert at.expander[0].label.startswith("All domains")  # still the first thing under the title
