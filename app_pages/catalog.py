@@ -38,25 +38,38 @@ def _tools(n: int) -> str:
     return _count(n, NOUN)
 
 
-domains = []
-for name in get_registry().domains():
-    s = router_state(name)
-    if s.router is not None:
-        d = s.router.domain
-        domains.append({"domain": name, "description": d.settings.description, "languages": ", ".join(d.settings.languages),
-                        "tools": len(d.tools), "synonym groups": len(d.synonyms), "patterns": len(d.patterns)})
-    else:
-        domains.append({"domain": name, "description": "⚠ lexicon does not load", "languages": "", "tools": None,
-                        "synonym groups": None, "patterns": None})
-with st.expander(f"All domains ({len(domains)})", icon=":material/folder_open:", expanded=False):
-    st.dataframe(domains, hide_index=True, key="domains-table")
+# Every domain's router is built for this table (seconds on a first visit): it is filled last, into a
+# slot at the top, so the chosen domain's catalog shows at once instead of a blank page.
+all_domains = st.container()
+
+
+def _fill_all_domains() -> None:
+    """The "All domains" table, into its slot at the top; called last (and before the gateway's stop)."""
+    with all_domains:
+        domains = []
+        for name in get_registry().domains():
+            state = router_state(name)
+            if state.router is not None:
+                d = state.router.domain
+                domains.append({"domain": name, "description": d.settings.description, "languages": ", ".join(d.settings.languages),
+                                "tools": len(d.tools), "synonym groups": len(d.synonyms), "patterns": len(d.patterns)})
+            else:
+                domains.append({"domain": name, "description": "⚠ lexicon does not load", "languages": "", "tools": None,
+                                "synonym groups": None, "patterns": None})
+        with st.expander(f"All domains ({len(domains)})", icon=":material/folder_open:", expanded=False):
+            st.dataframe(domains, hide_index=True, key="domains-table")
+
 
 router = require_router(st.session_state.domain)
 domain = router.domain
 NOUN = "power" if getattr(router, "design", "tools") == "power_gateway" else "tool"  # a gateway's entries are powers
 
+# The placeholder's example in this domain's own words (accounting's "piutang" means nothing to a travel catalog).
+variant = next((v for c, variants in domain.synonyms for v in variants if not v.startswith(c)), None)  # "faktur", not "invoices"
+param = next((p.name for t in domain.tools for p in t.params), None)
+hint = variant or param or (domain.tools[0].name if domain.tools else "")
 needle = st.text_input(
-    "Search the catalog", key="catalog_search", placeholder="a tool, a word in any language, a parameter… e.g. piutang",
+    "Search the catalog", key="catalog_search", placeholder=f"a {NOUN}, a word in any language, a parameter…" + (f" e.g. {hint}" if hint else ""),
     icon=":material/search:", live=True,
 )
 sync_url(None, page="catalog", extra={"search": needle.strip()})
@@ -78,12 +91,15 @@ with tools_tab:
         render_power_servers(router)
     if not view.tools:
         st.info(f"No {NOUN} mentions this. Clear the search to see them all.", icon=":material/search_off:")
+    # A kind every entry shares says nothing (a gateway's powers are all "list", an imported catalog's tools all "chat").
+    kinds = len({t.kind for t in domain.tools}) > 1
     for tool in view.tools:
-        kind = f" · {tool.kind}" if NOUN == "tool" else ""  # every power's kind is the same "list": not worth a word
+        kind = f" · {tool.kind}" if kinds else ""
         with st.expander(f"**{tool.name}**{kind} — {tool.description}", expanded=bool(needle.strip()) and len(view.tools) <= 3):
             terms = " ".join(f"`{k}`" for k in tool.keywords)
             related = " ".join(f"`{k}`" for k in tool.related)
-            st.markdown(f"**About:** {terms}" + (f" &nbsp; **Filters by:** {related}" if related else "")
+            about = f"**About:** {terms}" if terms else "**Known by:** the words of its name, description and parameters (no keywords)"
+            st.markdown(about + (f" &nbsp; **Filters by:** {related}" if related else "")
                         + (f" &nbsp; **Category:** {tool.category}" if tool.category else ""))
             if tool.params:
                 rows = ["| parameter | type | default | values | required | filled from |", "|---|---|---|---|---|---|"]
@@ -100,7 +116,8 @@ with tools_tab:
 with synonyms_tab:
     st.caption("One canonical term and its variants in every language; all are treated alike. Edit them on the Lexicon editor page.")
     if not view.synonyms:
-        st.info("No synonym mentions this. Clear the search to see them all, or add one on the Lexicon editor page.", icon=":material/search_off:")
+        st.info("No synonym mentions this. Clear the search to see them all, or add one on the Lexicon editor page." if needle.strip()
+                else f"{domain.name} has no synonyms yet; add one on the Lexicon editor page.", icon=":material/search_off:")
     else:
         st.dataframe(
             [{"canonical": canonical, "variants": ", ".join(variants), "count": len(variants)} for canonical, variants in view.synonyms],
@@ -115,7 +132,8 @@ with synonyms_tab:
 with patterns_tab:
     st.caption("Idioms and compound phrases that point straight at a tool, with parameter hints.")
     if not view.patterns:
-        st.info("No pattern mentions this. Clear the search to see them all.", icon=":material/search_off:")
+        st.info("No pattern mentions this. Clear the search to see them all." if needle.strip()
+                else f"{domain.name} has no phrase patterns.", icon=":material/search_off:")
     else:
         st.dataframe(
             [{
@@ -138,6 +156,7 @@ with cost_tab:
         from ui.power_costs import render_power_costs
 
         render_power_costs(router)
+        _fill_all_domains()
         st.stop()  # the last tab: the generic tool-schema estimate below does not apply
     st.markdown(
         "An agent that sends **every** tool definition with each message pays for all of them; a routed "
@@ -182,3 +201,6 @@ with cost_tab:
         render_cost_simulator(st.session_state.domain)
     except Exception as exc:  # the simulator is a separate module; its failure must not take the page down
         render_failure("The cost simulator could not be drawn.", failure_details(exc))
+
+
+_fill_all_domains()

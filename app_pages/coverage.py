@@ -60,7 +60,12 @@ if router is not None and source == "Golden corpus":
         try:
             cases = load_golden(path)
             source_label = f"golden corpus of {domain}"
-            st.caption(f"{len(cases)} questions from `{path.name}`, with their expected tools and tiers.")
+            if cases:
+                st.caption(f"{len(cases)} questions from `{path.name}`, with their expected tools and tiers.")
+            else:  # an imported catalog starts with an empty golden.yaml: say how to fill it, not "0 questions"
+                st.info(f"**{domain}** has no golden questions yet (`{path.name}` is empty). Choose *Upload a file* above "
+                        "to run your own questions, or keep Playground answers as tests (*Right* / *Wrong – should be…* "
+                        "under a card): they land here.", icon=":material/playlist_add:")
         except LexiconError as exc:
             st.error("The golden corpus does not parse.")
             with st.expander("What is wrong"):
@@ -183,7 +188,7 @@ if saved and saved["domain"] == domain:
 
     # -------------------------------------------------------------- fix a gap
     fell = [r for r in rows if r.fell_through or r.status == "weak_matches"]
-    st.subheader("Fix a question that fell through")
+    st.subheader("Fix a question that fell through or matched weakly")
     if not fell:
         st.success(f"Every question found a {noun}.")
     else:

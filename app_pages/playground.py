@@ -8,7 +8,9 @@ from ui.common import language_phrase, page_setup, require_router
 from ui.parts import request_options
 from ui.context import apply_shared_link, render_domain_and_today, render_threshold_sliders, sync_url
 from ui.conversation import export_json, export_markdown, render_context_panel
-from ui.examples import example_needs, playground_examples
+from ui.examples import example_needs, no_examples_hint, playground_examples
+from ui.signal_words import confidence_summary
+from ui import redraw
 
 CONVERSATION = "conversation"
 PENDING = "_pending_query"
@@ -35,7 +37,7 @@ st.caption(
 )
 made = router.confidence_source() if hasattr(router, "confidence_source") else {}
 if made.get("dense") or made.get("calibrated"):  # a fused or calibrated domain says how its confidence is made
-    st.caption(f":material/tune: **How confidence is made**: {md_escape(made['how'])}")
+    st.caption(f":material/tune: **How confidence is made**: {md_escape(confidence_summary(made))}", help=made["how"])
 
 
 from ui.thinking import route_with_thinking  # noqa: E402 (the events panel fills as the router works)
@@ -98,10 +100,13 @@ examples = playground_examples(router.domain)
 with st.container(key="query-box"):
     hint = f", e.g. “{examples[0]}”" if examples else ""
     typed = st.chat_input(f"Ask a question{hint} — press Enter", key="query", max_chars=1000)
-with st.container(horizontal=True, gap="small", key="examples"):
-    st.markdown("**Try:**")
-    for i, example in enumerate(examples):
-        st.button(example, key=f"example-{i}", on_click=_ask, args=(example,), type="secondary")
+if examples:
+    with st.container(horizontal=True, gap="small", key="examples"):
+        st.markdown("**Try:**")
+        for i, example in enumerate(examples):
+            st.button(example, key=f"example-{i}", on_click=_ask, args=(example,), type="secondary")
+else:  # an imported catalog has no example questions to offer: say what to ask instead of an empty "Try:"
+    st.caption(no_examples_hint(router.domain))
 
 pending = st.session_state.pop(PENDING, None) or []
 for earlier in pending[:-1]:
@@ -121,19 +126,29 @@ if query is not None:
         activate_linked(_mine()[0], router.name, linked["power"])
 
 conversation = _mine()
-latest_query = conversation[0]["query"] if conversation else None
-linked_power = ",".join((conversation[0].get("activations") or {}) if conversation else ())
-sync_url(latest_query, thresholds, options=options, extra={"power": linked_power})
+redraw.start()
+
+
+def _sync_url() -> None:
+    """The address bar: the newest question, this sidebar, and the powers activated on its card."""
+    latest_query = conversation[0]["query"] if conversation else None
+    linked_power = ",".join((conversation[0].get("activations") or {}) if conversation else ())
+    sync_url(latest_query, thresholds, options=options, extra={"power": linked_power})
+
+
+redraw.register("url", _sync_url)  # Activate redraws these without a full rerun (ui/redraw.py)
 
 if conversation:
     with st.container(horizontal=True, vertical_alignment="center", key="conversation-bar"):
         st.markdown(f"**Conversation** · {len(conversation)} question{'s' if len(conversation) != 1 else ''}, newest first")
-        st.download_button("JSON", export_json(conversation), file_name=f"conversation-{router.name}.json", mime="application/json",
+        # Made when clicked: an activation since this run is in the file (Activate reruns only its card).
+        st.download_button("JSON", lambda: export_json(conversation), file_name=f"conversation-{router.name}.json", mime="application/json",
                            key="export_json", icon=":material/download:", type="tertiary", on_click="ignore")
-        st.download_button("Markdown", export_markdown(conversation), file_name=f"conversation-{router.name}.md", mime="text/markdown",
+        st.download_button("Markdown", lambda: export_markdown(conversation), file_name=f"conversation-{router.name}.md", mime="text/markdown",
                            key="export_md", icon=":material/download:", type="tertiary", on_click="ignore")
         st.button("Clear", key="clear", on_click=_clear, icon=":material/delete_sweep:", type="tertiary")
-    render_context_panel(conversation, router)
+    panel = st.empty()
+    redraw.register("context", lambda: render_context_panel(conversation, router, panel))
     for i, entry in enumerate(conversation[:FULL_CARDS]):
         render_result_card(entry, key=str(entry["id"]), latest=i == 0, charts=i < CHART_CARDS)
     older = conversation[FULL_CARDS:]
@@ -143,4 +158,5 @@ if conversation:
                 status = (entry.get("result") or {}).get("status", "")
                 st.markdown(f"{status_badge(status)} &nbsp; {md_escape(entry['query'])}", unsafe_allow_html=True)
 else:
-    st.info("Type a question above or click an example. Each answer stays on screen as a card, newest first.", icon=":material/bolt:")
+    st.info(f"Type a question above{' or click an example' if examples else ''}. Each answer stays on screen as a card, newest first.",
+            icon=":material/bolt:")

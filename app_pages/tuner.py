@@ -46,6 +46,10 @@ try:
         path = golden_path(router)
         if path.exists():
             cases, source_label = load_golden(path), f"golden corpus of {domain}"
+            if not cases:  # an imported catalog starts with an empty golden.yaml: the page must not end blank
+                st.info(f"**{domain}** has no golden questions yet (`{path.name}` is empty), so there is nothing to tune on. "
+                        "Choose *Upload a labelled CSV* above, or keep Playground answers as tests (*Right* / *Wrong – should be…* "
+                        "under a card) and come back.", icon=":material/playlist_add:")
         else:
             st.info(f"{domain} has no golden corpus; upload a labelled CSV instead.")
     else:
@@ -59,6 +63,9 @@ try:
             label_col = c2.selectbox("Expected-tool column", labels, index=labels.index(guess), key="tuner_label_col")
             cases = relabel_cases(router.domain, read_queries(up.getvalue(), is_csv=True, text_col=text_col, label_col=label_col))
             source_label = up.name
+            if not cases:
+                st.warning(f"No labelled question in {up.name}: no row has both a question and an expected tool of "
+                           f"**{domain}** in the columns chosen.", icon=":material/warning:")
 except (ImportProblem, LexiconError) as exc:
     st.error(f"Cannot read the questions: {exc}")
     cases = None
@@ -116,7 +123,7 @@ if st.session_state.pop("tuner_use_best", False):
     for name in THRESHOLD_NAMES:
         st.session_state[f"tuner_{name}"] = getattr(best, name)
 
-st.subheader(f"Thresholds · {len(scored):,} questions from the {source_label}")
+st.subheader(f"Thresholds · {len(scored):,} questions from {'the ' if source == 'Golden corpus' else ''}{source_label}")
 cols = st.columns(4)
 chosen_values = {}
 for col, name in zip(cols, THRESHOLD_NAMES):

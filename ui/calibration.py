@@ -8,7 +8,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
-from routing.core.calibration import reliability_report
+from routing.core.calibration import reliability_report, wants_calibration
 
 BAR = "#4c78a8"
 IDEAL = "#9ca3af"
@@ -56,15 +56,31 @@ def render_reliability(scored, router, *, key: str = "reliability") -> dict:
     if not report["n"]:
         st.info("No labelled questions here: the diagram needs questions with an expected tool or negatives.")
         return report
-    how = (
-        f"This domain is calibrated from its own held-out questions (cross-validated error {report['fit_cv_ece']:.3f}, "
-        f"{report['fit_cv_ece_raw']:.3f} before calibration)."
-        if report["calibrated"]
-        else "This domain is not calibrated: its confidence is the weighted sum of the signals (add `calibration: fit` to settings.yaml)."
-    )
+    how = calibration_sentence(report, router)
     st.caption(
         f"Each bar: the questions whose top confidence falls in that band, and the share whose top tool was right "
         f"(a negative counts as wrong). On the dashed line, 0.8 means right 8 times in 10. {how}"
     )
     st.plotly_chart(reliability_figure(report), width="stretch", key=key, config={"displayModeBar": False})
     return report
+
+
+def calibration_sentence(report: dict, router) -> str:
+    """How this domain's confidence is made, in one sentence under the diagram: calibrated on its own
+    questions, calibrated at build on synthetic questions (a catalog known by its descriptions), or
+    not calibrated (and why, where `calibration: fit` is set already)."""
+    if report["calibrated"]:
+        return (f"This domain is calibrated from its own held-out questions (cross-validated error {report['fit_cv_ece']:.3f}, "
+                f"{report['fit_cv_ece_raw']:.3f} before calibration).")
+    made = router.confidence_source() if hasattr(router, "confidence_source") else {}
+    synthetic = made.get("calibration") or {}
+    if synthetic.get("from") == "synthetic":
+        ece = (synthetic.get("model") or {}).get("ece")
+        return (f"This domain's confidence is calibrated at build on {synthetic.get('questions', 0):,} synthetic questions and "
+                f"{synthetic.get('negatives', 0):,} off-topic ones made from the catalog itself"
+                + (f" (cross-validated error {ece:.3f} on those)" if ece is not None else "")
+                + "; the bars show how it holds on these questions.")
+    if wants_calibration(router.domain):
+        return ("This domain is not calibrated: `calibration: fit` is set, but it has no labelled questions to fit on "
+                "(keep Playground answers as tests, or add golden.yaml cases); its confidence is the weighted sum of the signals.")
+    return "This domain is not calibrated: its confidence is the weighted sum of the signals (add `calibration: fit` to settings.yaml)."

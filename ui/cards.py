@@ -8,11 +8,13 @@ import traceback
 
 import streamlit as st
 
-from ui.charts import date_timeline_figure, score_breakdown_figure
-from ui.common import TIER_COLORS, TIER_LABELS, confidence_text
+from ui.charts import date_timeline_figure, score_breakdown_figure, signal_order
+from ui.common import TIER_COLORS, TIER_LABELS, confidence_text, router_state
 from ui.context import share_link
 from ui.parts import design_part
 from ui.path_view import render_events
+from ui.redraw import register
+from ui.signal_words import LEGEND_WORDS, NO_POINTS, Knowledge, knowledge_of, legend_words, match_words, why_help
 
 # Characters Markdown would act on, so a user's query is shown exactly as typed.
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
@@ -112,18 +114,6 @@ def confidence_words(conf: float, thresholds: dict) -> str:
     return "Not a match"
 
 
-# The signal that carried a match, in plain words (the technical name stays on hover).
-MATCH_WORDS = {
-    "pattern": "a phrase pattern",
-    "fuzzy": "a corrected spelling",
-    "synonym": "a synonym",
-    "keyword": "a keyword",
-    "semantic": "similar meaning",
-    "hybrid": "words and similar meaning",
-    "example": "similar example questions",
-}
-
-
 def item_noun(result: dict) -> str:
     """What a domain's candidates are called: powers where the domain is a gateway, else tools."""
     return "power" if result.get("design") == "power_gateway" else "tool"
@@ -141,13 +131,8 @@ def headline(result: dict) -> tuple[str, str]:
     return status, TIER_LABELS.get(status, status)
 
 
-def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: bool = True) -> None:
-    status = result.get("status", "")
-    badge_key, badge_label = headline(result)
-    st.markdown(
-        f"{status_badge(badge_key, badge_label)} &nbsp; <span style='font-size:1.1rem;font-weight:600'>{_title(str(result.get('query', '')))}</span>",
-        unsafe_allow_html=True,
-    )
+def _meta(result: dict, entry: dict) -> str:
+    """The card's line under its question: domain, today, time, thresholds, and a link to this card."""
     meta = [
         f"domain **{result.get('domain')}**",
         f"today {result.get('today')}",
@@ -161,7 +146,18 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
     link = share_link(str(result.get('query', '')), result.get('domain', ''), result.get('today', ''), entry.get('session_thresholds'),
                       entry.get("options"), {"power": powers} if powers else None)
     meta.append(f"[share link]({link})")
-    st.caption(" · ".join(meta))
+    return " · ".join(meta)
+
+
+def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: bool = True) -> None:
+    status = result.get("status", "")
+    badge_key, badge_label = headline(result)
+    st.markdown(
+        f"{status_badge(badge_key, badge_label)} &nbsp; <span style='font-size:1.1rem;font-weight:600'>{_title(str(result.get('query', '')))}</span>",
+        unsafe_allow_html=True,
+    )
+    slot = st.empty()  # Activate redraws it (its share link names the powers) without a full rerun
+    register(f"meta-{key}", lambda: slot.caption(_meta(result, entry)))
 
     error = result.get("error")
     unreadable = bool(error) and error.get("code") == "INVALID_QUERY"
@@ -199,12 +195,13 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
     matches = result.get("matches") or []
     thresholds = result.get("thresholds") or {}
     noun = item_noun(result)
+    knowledge = domain_knowledge(result.get("domain"))
     if matches or candidates:
         left, right = st.columns([1, 1], gap="medium")
         with left:
             if matches:
                 for m in matches:
-                    _render_match(m, status, thresholds, query=str(result.get("query", "")), noun=noun)
+                    _render_match(m, status, thresholds, query=str(result.get("query", "")), noun=noun, knowledge=knowledge)
             elif not error and not result.get("available"):
                 st.caption(f"No {noun} is suggested for this question.")
         with right:
@@ -212,15 +209,11 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
                 st.caption("**Why**: the chart is drawn on the newest cards only, to keep the page quick; "
                            "ask the question again to see it.")
             elif candidates:
-                st.markdown(
-                    "**Why** · points per signal",
-                    help=f"Each bar is a {noun}; its parts are the signals that gave it points (keywords, synonyms, "
-                         "phrase patterns, corrected spellings, similar example questions, similar meaning, a model "
-                         "learned from the examples, calibration). Dashed lines are the "
-                         f"tier thresholds: above “high” a {noun} is activated.",
-                )
+                st.markdown("**Why** · bar = confidence, parts = points per signal",
+                            help=why_help(noun, knowledge, signal_order(candidates)))
+                words = {s: legend_words(s, knowledge) for s in {*LEGEND_WORDS, "example"}}
                 fig = _figure(entry, "scores", lambda: score_breakdown_figure(
-                    candidates, thresholds, chosen=[m["name"] for m in matches]))
+                    candidates, thresholds, chosen=[m["name"] for m in matches], labels=words))
                 st.plotly_chart(fig, key=f"scores-{key}", config=CHART_CONFIG)
     elif not error and badge_key not in ("chat", "dates_only"):
         st.caption(f"No {noun} scored any points worth drawing for this question.")
@@ -256,16 +249,27 @@ def as_typed(value, query: str) -> str:
     return found.group(0) if found else text
 
 
-def _render_match(m: dict, status: str = "", thresholds: dict | None = None, *, query: str = "", noun: str = "tool") -> None:
+def domain_knowledge(domain: str | None) -> Knowledge:
+    """What the domain's tools are known by (examples, descriptions), for the words of the signals."""
+    try:
+        router = router_state(str(domain)).router if domain else None
+    except Exception:  # noqa: BLE001 - words are a nicety: a card still draws without them
+        router = None
+    return knowledge_of(router.domain) if router is not None and hasattr(router, "domain") else Knowledge()
+
+
+def _render_match(m: dict, status: str = "", thresholds: dict | None = None, *, query: str = "", noun: str = "tool",
+                  knowledge: Knowledge = Knowledge()) -> None:
     conf = float(m.get("confidence", 0.0))
     words = confidence_words(conf, thresholds or {})
     if words == "Not a match":  # the router showed it, so it is a candidate: a long shot, not "not a match"
         words = "A long shot"
-    how = MATCH_WORDS.get(m.get("match_type", ""), m.get("match_type", ""))
+    how = match_words(m.get("match_type", ""), knowledge, m.get("name"), m.get("score_breakdown"))
+    how = how if how == NO_POINTS else f"mostly from {how}"
     kind = f"{noun} kind `{m['kind']}`. " if m.get("kind") and noun == "tool" else ""
     st.markdown(
-        f"**`{m['name']}`** · {words} · mostly from {how}",
-        help=f"Confidence {confidence_text(conf, thresholds)} (0 to 1); signal `{m.get('match_type', '')}` contributed most; "
+        f"**`{m['name']}`** · {words} · {how}",
+        help=f"Confidence {confidence_text(conf, thresholds)} (0 to 1); the router names signal `{m.get('match_type', '')}` as its match type; "
              f"{kind}The chart on the right shows every signal.",
     )
     st.markdown(confidence_bar(conf, status, thresholds), unsafe_allow_html=True)

@@ -31,7 +31,7 @@ KIND_COLORS = {"calendar": "#2f6fdf", "rolling": "#e07b39"}
 TODAY_COLOR = "#c23b3b"
 # Which tier each threshold opens, so a threshold line has its tier's colour.
 THRESHOLD_TIERS = (("high", "activated"), ("medium", "multiple_matches"), ("low", "weak_matches"))
-TOTALS_X = 1.04
+TOTALS_RIGHT = 1.22  # the x axis ends here: room right of 1.0 for the confidences
 
 _BASE_LAYOUT = {
     "paper_bgcolor": "rgba(0,0,0,0)",
@@ -55,39 +55,69 @@ def signal_color(signal: str, order: list[str]) -> str:
     return SPARE_COLORS[extras.index(signal) % len(SPARE_COLORS)] if signal in extras else SPARE_COLORS[0]
 
 
-def score_breakdown_figure(candidates: list[dict], thresholds: dict, *, chosen: Iterable[str] = ()) -> go.Figure:
-    """One horizontal bar per candidate (best on top), stacked by signal, with the tier thresholds
-    as vertical lines in their tier's colour. Chosen tools are marked with a check in their label."""
+def _parts(candidate: dict, order: list[str]) -> tuple[dict[str, float], dict[str, float], float]:
+    """A candidate's positive parts clipped so that they end at its confidence, the full values,
+    and what the negative parts (calibration, a spelling penalty) took off the positive sum."""
+    breakdown = {s: float(v) for s, v in (candidate.get("score_breakdown") or {}).items()}
+    positive = sum(v for v in breakdown.values() if v > 0)
+    conf = min(max(float(candidate.get("confidence", 0.0)), 0.0), positive) if positive else 0.0
+    solid, room = {}, conf
+    for signal in order:
+        value = breakdown.get(signal, 0.0)
+        if value > 0:
+            solid[signal] = min(value, room)
+            room -= solid[signal]
+    return solid, breakdown, positive - conf
+
+
+def score_breakdown_figure(candidates: list[dict], thresholds: dict, *, chosen: Iterable[str] = (),
+                           labels: dict[str, str] | None = None) -> go.Figure:
+    """One horizontal bar per candidate (best on top) whose solid length is its confidence, stacked by
+    the signals that gave it points, with the tier thresholds as vertical lines in their tier's colour.
+
+    Where calibration (or a spelling penalty) took points off, the positive parts are drawn up to the
+    confidence and the rest of them as a hatched, faint end: no bar reads as more than its confidence,
+    and none is drawn left of zero. Each bar's confidence is written at the plot's right edge, inside
+    it. Chosen tools are marked with a check in their label; `labels` gives a signal's legend words."""
     chosen = set(chosen)
+    words = labels or {}
     names = [c["name"] for c in candidates]
-    labels = [("✓ " if n in chosen else "") + n for n in names]
+    rows = [("✓ " if n in chosen else "") + n for n in names]
     order = signal_order(candidates)
+    parts = [_parts(c, order) for c in candidates]
     data = []
     for signal in order:
-        values = [round(float((c.get("score_breakdown") or {}).get(signal, 0.0)), 4) for c in candidates]
-        if not any(values):
+        values = [round(solid.get(signal, 0.0), 4) for solid, _, _ in parts]
+        full = [round(breakdown.get(signal, 0.0), 4) for _, breakdown, _ in parts]
+        if not any(values) and not any(full):
             continue
+        name = words.get(signal, signal.replace("_", " "))
         data.append({
             "type": "bar",
             "orientation": "h",
-            "name": signal.replace("_", " "),
+            "name": name,
             "x": values,
-            "y": labels,
+            "y": rows,
+            "customdata": full,
             "marker": {"color": signal_color(signal, order)},
-            "hovertemplate": f"%{{y}}<br>{signal}: %{{x:.3f}}<extra></extra>",
+            "hovertemplate": f"%{{y}}<br>{name}: %{{customdata:+.3f}}<extra></extra>",
+            "showlegend": any(values),
         })
-    totals = [float(c.get("confidence", 0.0)) for c in candidates]
-    # The totals sit in their own column right of 1.0, where no threshold line can cross them.
-    data.append({
-        "type": "scatter",
-        "mode": "text",
-        "x": [TOTALS_X] * len(totals),
-        "y": labels,
-        "text": [f"<b>{confidence_text(t, thresholds)}</b>" for t in totals],
-        "textposition": "middle right",
-        "showlegend": False,
-        "hoverinfo": "skip",
-    })
+    taken = [round(t, 4) for _, _, t in parts]
+    if any(t > 0.0005 for t in taken):
+        takers = [s for s in order if any(b.get(s, 0.0) < 0 for _, b, _ in parts)]
+        what = " and ".join(words.get(s, s.replace("_", " ")) for s in takers) or "calibration"
+        data.append({
+            "type": "bar",
+            "orientation": "h",
+            "name": f"taken off by {what}",
+            "x": taken,
+            "y": rows,
+            "marker": {"color": "rgba(0,0,0,0)", "line": {"color": "rgba(128,128,128,0.55)", "width": 1},
+                       "pattern": {"shape": "/", "fgcolor": "rgba(128,128,128,0.55)", "bgcolor": "rgba(0,0,0,0)",
+                                   "size": 6, "solidity": 0.25}},
+            "hovertemplate": f"%{{y}}<br>taken off by {what}: %{{x:.3f}}<extra></extra>",
+        })
     shapes, annotations = [], []
     for key, tier in THRESHOLD_TIERS:
         value = thresholds.get(key)
@@ -103,14 +133,20 @@ def score_breakdown_figure(candidates: list[dict], thresholds: dict, *, chosen: 
             "xanchor": "right" if key == "low" else "left", "showarrow": False,
             "text": f"{key} {value:.2f}", "font": {"color": TIER_COLORS[tier], "size": 11},
         })
-    low_end = min([0.0] + [sum(v for v in (c.get("score_breakdown") or {}).values() if v < 0) for c in candidates])
+    # The confidences sit right of 1.0, right-aligned on the plot area's own edge: inside it whatever
+    # their length ("0.079" where 0.08 is a threshold), where no threshold line or bar reaches.
+    for row, c in zip(rows, candidates):
+        annotations.append({
+            "x": 1, "xref": "paper", "xanchor": "right", "y": row, "yref": "y", "showarrow": False,
+            "text": f"<b>{confidence_text(float(c.get('confidence', 0.0)), thresholds)}</b>", "font": {"size": 12},
+        })
     layout = dict(
         _BASE_LAYOUT,
         legend={"orientation": "h", "yanchor": "top", "y": -0.12 - 0.4 / max(len(candidates), 1), "xanchor": "left", "x": 0},
         barmode="relative",
         height=120 + 34 * max(len(candidates), 1),
         margin={"l": 10, "r": 10, "t": 24, "b": 10},
-        xaxis={"range": [min(low_end - 0.02, -0.02), 1.16], "title": {"text": ""}, "zeroline": True,
+        xaxis={"range": [-0.02, TOTALS_RIGHT], "title": {"text": ""}, "zeroline": True,
                "tickvals": [0, 0.5, 1.0], "tickformat": ".1f"},
         yaxis={"autorange": "reversed", "automargin": True},
         shapes=shapes,

@@ -86,15 +86,21 @@ def carried(conversation: list[dict], router) -> dict:
     return out
 
 
-def render_context_panel(conversation: list[dict], router) -> None:
+def render_context_panel(conversation: list[dict], router, slot=None) -> None:
+    """What the next question carries, as chips; into `slot` (an st.empty) when given, which is
+    cleared when nothing is carried."""
     facts = carried(conversation, router)
     if not facts:
+        if slot is not None:
+            slot.empty()
         return
+    if slot is not None:
+        slot = slot.container()
     chips = " ".join(f"<span style='white-space:nowrap;border:1px solid rgba(128,128,128,0.35);border-radius:0.8rem;"
                      f"padding:0.1rem 0.55rem;margin-right:0.3rem'><span style='opacity:0.7'>{k}</span> <b>{v}</b></span>"
                      for k, v in facts.items())
-    st.markdown(f"<div style='font-size:0.9rem;margin:0.2rem 0 0.5rem'>The next question carries: {chips}</div>",
-                unsafe_allow_html=True)
+    (slot or st).markdown(f"<div style='font-size:0.9rem;margin:0.2rem 0 0.5rem'>The next question carries: {chips}</div>",
+                          unsafe_allow_html=True)
 
 
 def export_json(conversation: list[dict]) -> str:

@@ -51,26 +51,34 @@ def render_synonyms(domain: str) -> None:
     # Placeholders in this domain's own words (accounting's "faktur" means nothing to the powers domain).
     own = next((list(v) for v in draft.values() if v), [])
     st.caption("One canonical term (its English word) and its variants in every language. A variant belongs to one term only.")
-    with st.container(border=True):
-        st.markdown("**Add a variant**")
-        c1, c2, c3 = st.columns([2, 3, 1.5], vertical_alignment="bottom")
-        if ss.get(_k(domain, "add_canon")) not in canonicals:
-            ss[_k(domain, "add_canon")] = canonicals[0] if canonicals else None
-        c1.selectbox("Canonical term", canonicals, key=_k(domain, "add_canon"))
-        c2.text_input("New variant (any language)", key=_k(domain, "add_variant"), placeholder=f"e.g. {', '.join(own[:3])}" if own else "a word or phrase")
-        c3.button("Add", key=_k(domain, "add_btn"), on_click=_add_variant, args=(domain,), type="primary", width="stretch", icon=":material/add:", help="Add the variant to the draft (nothing is written until you save)")
-        _show_said(domain, "syn")
-    with st.expander("Add a canonical term, or remove variants"):
+    if canonicals:
+        with st.container(border=True):
+            st.markdown("**Add a variant**")
+            c1, c2, c3 = st.columns([2, 3, 1.5], vertical_alignment="bottom")
+            if ss.get(_k(domain, "add_canon")) not in canonicals:
+                ss[_k(domain, "add_canon")] = canonicals[0]
+            c1.selectbox("Canonical term", canonicals, key=_k(domain, "add_canon"))
+            c2.text_input("New variant (any language)", key=_k(domain, "add_variant"), placeholder=f"e.g. {', '.join(own[:3])}" if own else "a word or phrase")
+            c3.button("Add", key=_k(domain, "add_btn"), on_click=_add_variant, args=(domain,), type="primary", width="stretch", icon=":material/add:", help="Add the variant to the draft (nothing is written until you save)")
+            _show_said(domain, "syn")
+    else:  # an imported catalog starts with none: no empty picker, the way to add the first term is open
+        st.info("No synonyms yet: this domain routes on its tools' own words (an imported catalog, on each tool's name, "
+                "description and parameters). Add a term your users say and the words they use for it.",
+                icon=":material/playlist_add:")
+    with st.expander("Add a canonical term, or remove variants" if canonicals else "Add a canonical term", expanded=not canonicals):
         c1, c2, c3 = st.columns([2, 3, 1.5], vertical_alignment="bottom")
         c1.text_input("New canonical term", key=_k(domain, "new_term"), placeholder="a term the tools speak of")
         c2.text_input("Its variants, separated by commas", key=_k(domain, "new_term_variants"), placeholder="word, other word")
         c3.button("Add term", key=_k(domain, "add_term_btn"), icon=":material/add:", on_click=_add_term, args=(domain,), width="stretch")
-        c1, c2, c3 = st.columns([2, 3, 1.5], vertical_alignment="bottom")
-        if ss.get(_k(domain, "rm_canon")) not in canonicals:
-            ss[_k(domain, "rm_canon")] = canonicals[0] if canonicals else None
-        rm = c1.selectbox("Term", canonicals, key=_k(domain, "rm_canon"))
-        c2.multiselect("Variants to remove", draft.get(rm, []), key=_k(domain, "rm_variants"))
-        c3.button("Remove", key=_k(domain, "rm_btn"), on_click=_remove_variants, args=(domain,), width="stretch")
+        if canonicals:
+            c1, c2, c3 = st.columns([2, 3, 1.5], vertical_alignment="bottom")
+            if ss.get(_k(domain, "rm_canon")) not in canonicals:
+                ss[_k(domain, "rm_canon")] = canonicals[0]
+            rm = c1.selectbox("Term", canonicals, key=_k(domain, "rm_canon"))
+            c2.multiselect("Variants to remove", draft.get(rm, []), key=_k(domain, "rm_variants"))
+            c3.button("Remove", key=_k(domain, "rm_btn"), on_click=_remove_variants, args=(domain,), width="stretch")
+        else:
+            _show_said(domain, "syn")
 
     search = st.text_input(
         "Search terms and variants",

@@ -53,3 +53,12 @@ def date_examples(languages=None) -> list[str]:
     language = {str(k): str(v) for k, v in (data.get("dates_language") or {}).items()}
     wanted = {"en", *languages}
     return [x for x in dict.fromkeys(listed + more) if language.get(x, "en") in wanted]
+
+
+def no_examples_hint(domain: Domain) -> str:
+    """What the playground says where it has no example to offer (a catalog imported from descriptions)."""
+    noun = "power" if domain.settings.design == "power_gateway" else "tool"
+    n = len(domain.tools)
+    first = next((t.description for t in domain.tools if t.description), "")
+    hint = f"No example questions to try here: the {n} {noun}{'s' if n != 1 else ''} of **{domain.name}** are known by their descriptions (the Catalog page lists them)."
+    return hint + (f" Ask in your own words for what one does, e.g. “{first}”." if first else " Ask in your own words.")

@@ -16,6 +16,7 @@ import streamlit as st
 from routing.designs.power_gateway.design import agent_view
 from ui.cards import md_escape
 from ui.common import confidence_text, router_state
+from ui.redraw import redraw
 
 ACTIVATIONS = "activations"  # entry key: power name -> activate_power reply
 
@@ -67,7 +68,6 @@ def _activate(entry: dict, domain: str, name: str) -> None:
     activations = entry.setdefault(ACTIVATIONS, {})
     activations.pop(name, None)  # re-activated: it becomes the newest exchange
     activations[name] = reply
-    entry["_rerun_app"] = True
 
 
 def activate_linked(entry: dict, domain: str, names: str) -> None:
@@ -75,7 +75,6 @@ def activate_linked(entry: dict, domain: str, names: str) -> None:
     same clear error the Activate button shows)."""
     for name in [n.strip() for n in str(names).split(",") if n.strip()][:3]:
         _activate(entry, domain, name)
-    entry.pop("_rerun_app", None)  # the page is being drawn already
 
 
 def _stop(domain: str, entry: dict) -> None:
@@ -157,10 +156,11 @@ def _gateway_part(result: dict, entry: dict, domain: str, key: str, latest: bool
             st.code(json.dumps(agent_view(result), indent=2, ensure_ascii=False), language="json", height=380 if latest else 200, wrap_lines=True)
     with left:
         _choices(result, entry, domain, key)
-    if entry.pop("_rerun_app", False):
-        # The activation landed and this part already shows it; then the whole page (context panel,
-        # address bar) follows in an ordinary, quick rerun, not one that waits on the server start.
-        st.rerun()
+    # What an activation changes outside the card (its share link; on the newest card also the context
+    # panel and the address bar) is drawn from here, in every run: Streamlit lets a fragment rerun
+    # fill an outside slot only if the fragment wrote it in the full run too. No full rerun follows
+    # an activation (it raced this run and greyed the whole page: ui/redraw.py).
+    redraw(f"meta-{key}", *(("context", "url") if latest else ()))
 
 
 def _choices(result: dict, entry: dict, domain: str, key: str) -> None:
