@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 MAX_QUERY_CHARS = 1000
 
@@ -45,6 +46,13 @@ def tokenize(normalized: str) -> list[Token]:
     return [Token(m.group(0), m.start(), m.end()) for m in _TOKEN_RE.finditer(normalized)]
 
 
+@lru_cache(maxsize=512)
 def words(text: str) -> tuple[str, ...]:
-    """Tokens of a lexicon entry, normalised the same way queries are."""
-    return tuple(t.text for t in tokenize(normalize(text)))
+    """Tokens of a lexicon entry, normalised the same way queries are (a route asks for the same
+    question's words more than once: kept for the last few hundred texts)."""
+    return tuple(_TOKEN_RE.findall(normalize(text)))
+
+
+def token_spans(text: str) -> list[tuple[str, int, int]]:
+    """(token, start, end) of each token, as tokenize() without the Token objects."""
+    return [(m.group(0), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]

@@ -107,10 +107,28 @@ def _negated_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int
     return None
 
 
+def _next_true(flags: list[bool]) -> list[int]:
+    """For each index, the first index at or after it whose flag is set (len(flags) + a margin past
+    the end: no such index), so that "any flag in [i, i + L)" is one comparison."""
+    n = len(flags)
+    out = [0] * (n + 1)
+    nxt = out[n] = n + 1_000_000
+    for k in range(n - 1, -1, -1):
+        if flags[k]:
+            nxt = k
+        out[k] = nxt
+    return out
+
+
 def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
     units: list[Unit] = []
     i = 0
     n = len(tokens)
+    # Where the next date token and the next negation word are: a phrase cannot cross a date, and
+    # a phrase read with its negation swapped (_negated_phrase) needs one within its reach.
+    next_date = _next_true(in_date)
+    negations = getattr(index.domain.words, "negations", frozenset())
+    next_negation = _next_true([t.text in negations for t in tokens]) if negations else None
     while i < n:
         if in_date[i]:
             j = i
@@ -144,7 +162,7 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
         # Only a word that starts a longer phrase (itself or its lemma) can start one here.
         longest = index.max_phrase if first in index.phrase_firsts or (index.lemma(first) or first) in index.phrase_firsts else 1
         for L in range(min(longest, n - i), 0, -1):
-            if any(in_date[i : i + L]):
+            if next_date[i] < i + L:
                 continue
             key = tuple(t.text for t in tokens[i : i + L])
             entry = index.phrases.get(key)
@@ -159,7 +177,8 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             if gapped is not None:
                 entry, end, _ = gapped
                 length = end - i
-        negated = _negated_phrase(index, tokens, in_date, i, length)
+        negated = (_negated_phrase(index, tokens, in_date, i, length)
+                   if next_negation is not None and next_negation[i] < i + index.max_phrase else None)
         if negated is not None:
             entry, end = negated
             length = end - i
