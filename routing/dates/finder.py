@@ -63,14 +63,18 @@ class WordGate:
     (bounded before only: a word of the text starts with its first piece)."""
 
     def __init__(self) -> None:
-        self.sets: list[tuple[str, frozenset[str]]] = []
-        self._ids: dict[tuple[str, frozenset[str]], int] = {}
-        self._maps: dict[str, dict[str, set[int]]] = {"whole": {}, "lead": {}, "prefix": {}}
+        self.sets: list[tuple[str, frozenset]] = []
+        self._ids: dict[tuple[str, frozenset], int] = {}
+        # whole: a word's longest piece -> (all its pieces, set id); lead / prefix: first piece -> set ids
+        self._whole: dict[str, list[tuple[frozenset, int]]] = {}
+        self._lead: dict[str, set[int]] = {}
+        self._prefix: dict[str, set[int]] = {}
+        self._prefix3: dict[str, set[str]] = {}  # a prefix piece's first three letters ("" if shorter) -> pieces
         self._span: tuple[frozenset, frozenset, frozenset] | None = None
-        self._prefix3: dict[str, set[str]] = {}  # a prefix piece's first three letters -> pieces
 
     @staticmethod
-    def _pieces(words, kind: str) -> set[str] | None:
+    def _pieces(words, kind: str) -> set | None:
+        """Per word, all its pieces (kind "whole": each is a word of any text holding it) or its first."""
         pieces = set()
         for w in words:
             if not w.isascii():
@@ -80,7 +84,7 @@ class WordGate:
             found = _WORD.findall(w.lower())
             if not found:
                 return None
-            pieces.add(max(found, key=len) if kind == "whole" else found[0])
+            pieces.add(frozenset(found) if kind == "whole" else found[0])
         return pieces
 
     def add(self, words, kind: str = "whole") -> int | None:
@@ -95,8 +99,12 @@ class WordGate:
             self._ids[key] = i = len(self.sets)
             self.sets.append(key)
             for piece in pieces:
-                self._maps[kind].setdefault(piece, set()).add(i)
-                if kind == "prefix":
+                if kind == "whole":
+                    self._whole.setdefault(max(sorted(piece), key=len), []).append((piece, i))
+                elif kind == "lead":
+                    self._lead.setdefault(piece, set()).add(i)
+                else:
+                    self._prefix.setdefault(piece, set()).add(i)
                     self._prefix3.setdefault(piece[:3] if len(piece) >= 3 else "", set()).add(piece)
         return self._ids[key]
 
@@ -117,26 +125,33 @@ class WordGate:
         "span_b"."""
         lowered = text.lower()
         found = _WORD.findall(lowered)
+        tokens = set(found)
         out: set = set()
-        whole, lead, prefix = self._maps["whole"], self._maps["lead"], self._prefix3
-        for t in set(found):
-            ids = whole.get(t)
-            if ids:
-                out |= ids
-            ids = lead.get(t if t.isalpha() else _LEAD.match(t).group())
-            if ids:
-                out |= ids
-            if prefix:
-                for piece in prefix.get(t[:3], ()):
-                    if t.startswith(piece):
-                        out |= self._maps["prefix"][piece]
-                for piece in prefix.get("", ()):  # pieces of one or two letters
-                    if t.startswith(piece):
-                        out |= self._maps["prefix"][piece]
+        whole, lead = self._whole, self._lead
+        for t in tokens.intersection(whole):
+            for pieces, i in whole[t]:
+                if len(pieces) == 1 or pieces <= tokens:
+                    out.add(i)
+        for t in tokens.intersection(lead):
+            out |= lead[t]
+        for t in tokens:
+            if t.isalpha():
+                continue
+            head = _LEAD.match(t).group()  # "mar5" -> "mar"
+            if head != t and head in lead:
+                out |= lead[head]
             if t[0] in "12" and t[:4].isdigit():
                 out.add("year4_start")
                 if len(t) == 4:
                     out.add("year4")
+        if self._prefix3:
+            heads = {t[:3] for t in tokens}
+            for head, pieces in self._prefix3.items():
+                if head and head not in heads:
+                    continue
+                for piece in pieces:
+                    if any(t.startswith(piece) for t in tokens):
+                        out |= self._prefix[piece]
         if any(c in lowered for c in "0123456789"):
             out.add("digit")
             if _DIGIT_SEP.search(lowered):
@@ -153,7 +168,16 @@ class WordGate:
 
         if any(starts_date(u) for u in _DASH.findall(lowered)):
             return True
-        return any(t in to and starts_date(u) for t, u in zip(found, found[1:]))
+        for w in to.intersection(found):  # each place of each to-word: is the next word a date's start?
+            i = found.index(w)
+            while i + 1 < len(found):
+                if starts_date(found[i + 1]):
+                    return True
+                try:
+                    i = found.index(w, i + 1)
+                except ValueError:
+                    break
+        return False
 
 
 class PhraseFinder:
@@ -317,7 +341,7 @@ class PhraseFinder:
         # The relative year first: "last year Q4", "pichle saal ka Q4", "pichle saal ka March"
         lead_year = rf"(?P<ry>{rel_year})(?:\s+{_alt(r['year_genitives'])})?\s+"
         add(rf"{lead_year}(?:{_alt(quarter_letters)}\s?|{quarter_words}\s*(?:{ordinal_prefix}\s*)?){quarter_number}",
-            self._build_quarter, trigger=year_words)
+            self._build_quarter, trigger=year_words, needs=[[("prefix", [*quarter_letters, *quarter_list])]])
         add(rf"{lead_year}{month_tok(month_any)}", self._build_month_of_year, needs_month=True, trigger=year_words)
         # "last March", "next March", "Maret lalu", "15 Maret lalu" (not before a year or day number).
         # After last/next an abbreviation or "may" is a month too ("last May"); after "this" it is
