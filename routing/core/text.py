@@ -9,6 +9,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from routing.core.fastinit import fast_frozen_init
+
 MAX_QUERY_CHARS = 1000
 
 # A token is a run of letters/digits, optionally joined by internal hyphens/apostrophes/dots
@@ -18,6 +20,7 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202
 _SPACE_RE = re.compile(r"\s+")
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class Token:
     text: str  # normalised (casefolded) surface form

@@ -5,9 +5,11 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+from routing.core.fastinit import fast_frozen_init
 from routing.core.joined import address_end, amount_end
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class Unit:
     role: str  # concept | action | vague | stop | literal | number | date
