@@ -436,7 +436,7 @@ class RouterIndex:
             gap = norm[pos : tok.start]
             parts.append(gap)
             out_len += len(gap)
-            tokens.append(Token(new, out_len, out_len + len(new)))
+            tokens.append(tok if out_len == tok.start and new == tok.text else Token(new, out_len, out_len + len(new)))
             parts.append(new)
             out_len += len(new)
             pos = tok.end
