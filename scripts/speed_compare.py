@@ -66,7 +66,7 @@ shutil.rmtree(tmp, ignore_errors=True)
 
 
 def start(code: Path) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(code))
+    env = dict(os.environ, PYTHONPATH=str(code), PYTHONDONTWRITEBYTECODE="1")  # the other checkout is only read
     return subprocess.Popen([sys.executable, "-c", WORKER], cwd=str(code), env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
 
