@@ -31,6 +31,18 @@ class ExampleArrays:
         self.ranges = ranges  # tool -> (first example, one past its last)
         self.n_tools = n_tools
         self.n_examples = n_examples
+        # Each tool's examples as a row of example ids padded with n_examples (a slot that reads
+        # -1.0, below any dot product), so the leaders' nearest examples are one argmax per row;
+        # None when one tool's many examples would make the table much larger than the examples.
+        import numpy as np
+
+        width = max((e - s for s, e in ranges), default=0)
+        self.padded = None
+        if 0 < width and n_tools * width <= 4 * n_examples + 1024:
+            padded = np.full((n_tools, width), n_examples, dtype=np.int64)
+            for t, (s, e) in enumerate(ranges):
+                padded[t, : e - s] = np.arange(s, e)
+            self.padded = padded
 
     @classmethod
     def build(cls, example_tool: list[int], example_postings: dict, by_tool_feature: dict, vec_idf: dict,
@@ -126,8 +138,18 @@ class ExampleArrays:
         if not found:
             return {}
         dots = np.bincount(np.concatenate([p[0] for p in found]), weights=np.concatenate([p[1] for p in found]),
-                           minlength=self.n_examples)  # as tool_scores: the loop's sums, in one pass
+                           minlength=self.n_examples + 1)  # as tool_scores: the loop's sums, in one pass
         out: dict[int, tuple[float, int]] = {}
+        if self.padded is not None and leaders:
+            # The loop below as array work: a row's argmax is its first maximum, as argmax of a slice.
+            dots[self.n_examples] = -1.0
+            rows = self.padded[leaders]
+            best_at = dots[rows].argmax(axis=1)
+            js = rows[np.arange(len(leaders)), best_at]
+            for t, j, best in zip(leaders, js.tolist(), dots[js].tolist()):
+                if best > 0:
+                    out[t] = (best / (qnorm or 1.0), j)
+            return out
         for t in leaders:
             s, e = self.ranges[t]
             if s == e:

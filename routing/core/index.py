@@ -23,7 +23,7 @@ from routing.core.schema import Correction
 from routing.core.stems import Stems
 from routing.core.sentences import split_sentences
 from routing.core.units import Unit, group_units, unit_features
-from routing.core.text import Token, clean, normalize, tokenize, words
+from routing.core.text import Token, clean, token_spans, tokenize, words
 from routing.core.typos import MIN_CORRECTABLE_LEN, REAL_WORD_ZIPF, TypoTargets, fuzzy_cutoff, wordfreq_languages, zipf
 from routing.dates import DateLexicon, DateRange, DateSettings, find_dates
 
@@ -377,13 +377,13 @@ class RouterIndex:
         return list(self.analyze(text, today=date(2000, 1, 1), correct=False).keys)
 
     def analyze(self, query: str, *, today: date, correct: bool = True, with_dates: bool = True) -> QueryAnalysis:
-        norm = normalize(query)
+        source = clean(query)
+        norm = source.casefold()  # normalize(query)
         raw_tokens = tokenize(norm)
         # Capitals are the one language-free sign of a name ("PT Maju Jaya", "Ibu Ratna"); the first
         # word of a sentence does not count.
-        source = clean(query)
-        cased = tokenize(source)
-        capital = [i > 0 and t.text[:1].isupper() for i, t in enumerate(cased)] if len(cased) == len(raw_tokens) else [False] * len(raw_tokens)
+        cased = token_spans(source)
+        capital = [i > 0 and t[0][:1].isupper() for i, t in enumerate(cased)] if len(cased) == len(raw_tokens) else [False] * len(raw_tokens)
         corrections: list[Correction] = []
         corrected_idx: set[int] = set()
         replaced: list[str] = []
@@ -436,7 +436,7 @@ class RouterIndex:
             gap = norm[pos : tok.start]
             parts.append(gap)
             out_len += len(gap)
-            tokens.append(Token(new, out_len, out_len + len(new)))
+            tokens.append(tok if out_len == tok.start and new == tok.text else Token(new, out_len, out_len + len(new)))
             parts.append(new)
             out_len += len(new)
             pos = tok.end
@@ -482,7 +482,7 @@ class RouterIndex:
             tokens=tuple(tokens),
             corrections=tuple(corrections),
             source=source if len(cased) == len(raw_tokens) else "",
-            source_spans=tuple((t.start, t.end) for t in cased) if len(cased) == len(raw_tokens) else (),
+            source_spans=tuple((t[1], t[2]) for t in cased) if len(cased) == len(raw_tokens) else (),
             units=tuple(units),
             dates=unique_dates,
             concepts=concepts,

@@ -294,6 +294,8 @@ class Router:
         order = f.order[:top]
         dense_signal = {}
         for t, cos in f.ranked:
+            if t not in order:  # only the candidates' dense views are read
+                continue
             value = dn.dense_value(cos)
             if value > 0:
                 dense_signal[t] = Signal(value=value, parts={"semantic": value}, evidence=[f"dense cos {cos:.2f}"])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import weakref
 from dataclasses import dataclass, field
 
 from routing.core.agreement import AGREEMENT_MIN_TERMS, content_terms, ruled_out_by_verbs, score_agreement  # noqa: F401 (re-exported)
@@ -366,6 +367,9 @@ def _weighted_sum(t: int, tools, weights: Weights, keyword, action, pattern, exa
             - weights.fuzzy_penalty * fuzzy_hits)
 
 
+_KIND_ARRAYS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def example_only_raw(index: RouterIndex, weights: Weights, action, example: ExampleSignals, others: set[int], top: int) -> dict[int, float]:
     """combine's sum for each tool with an example score and no other signal, `wa * fit + we * value`
     (the loop's sum adds 0.0 for the absent signals, and x + 0.0 == x), kept only where it can rank.
@@ -377,7 +381,10 @@ def example_only_raw(index: RouterIndex, weights: Weights, action, example: Exam
     import numpy as np
 
     fit = np.array([action.get(k, (0.0, ""))[0] for k in index.kinds])
-    raw = weights.action * fit[index.tool_kind] + weights.example * example.values
+    kind_of = _KIND_ARRAYS.get(index)
+    if kind_of is None:  # index.tool_kind as an array, once per index (a list of 4,076 was converted each route)
+        kind_of = _KIND_ARRAYS[index] = np.asarray(index.tool_kind, dtype=np.intp)
+    raw = weights.action * fit[kind_of] + weights.example * example.values
     mask = example.touched & (example.values > 0) & (raw > 0)
     if others:
         mask[list(others)] = False

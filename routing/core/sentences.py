@@ -37,8 +37,15 @@ def split_sentences(units, tokens, text: str) -> tuple[tuple[tuple[str, ...], tu
         return ()
     sentence = [0] * len(tokens)
     n = 0
+    # Each sentence end once (a match is a terminal and a space: two never overlap), then the gaps
+    # between tokens that hold one, as a search of each gap would find them.
+    ends = [m.start() for m in _SENTENCE_END.finditer(text)]
+    k = 0
     for i in range(1, len(tokens)):
-        if _SENTENCE_END.search(text, tokens[i - 1].end, tokens[i].start):
+        lo, hi = tokens[i - 1].end, tokens[i].start
+        while k < len(ends) and ends[k] < lo:
+            k += 1
+        if k < len(ends) and ends[k] + 2 <= hi:
             n += 1
         sentence[i] = n
     if n == 0:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
+
+from routing.core.fastinit import fast_frozen_init
 
 MAX_QUERY_CHARS = 1000
 
@@ -17,6 +20,7 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202
 _SPACE_RE = re.compile(r"\s+")
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class Token:
     text: str  # normalised (casefolded) surface form
@@ -45,6 +49,13 @@ def tokenize(normalized: str) -> list[Token]:
     return [Token(m.group(0), m.start(), m.end()) for m in _TOKEN_RE.finditer(normalized)]
 
 
+@lru_cache(maxsize=512)
 def words(text: str) -> tuple[str, ...]:
-    """Tokens of a lexicon entry, normalised the same way queries are."""
-    return tuple(t.text for t in tokenize(normalize(text)))
+    """Tokens of a lexicon entry, normalised the same way queries are (a route asks for the same
+    question's words more than once: kept for the last few hundred texts)."""
+    return tuple(_TOKEN_RE.findall(normalize(text)))
+
+
+def token_spans(text: str) -> list[tuple[str, int, int]]:
+    """(token, start, end) of each token, as tokenize() without the Token objects."""
+    return [(m.group(0), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]

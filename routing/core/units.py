@@ -5,9 +5,11 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+from routing.core.fastinit import fast_frozen_init
 from routing.core.joined import address_end, amount_end
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class Unit:
     role: str  # concept | action | vague | stop | literal | number | date
@@ -119,10 +121,31 @@ def _negated_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int
     return None
 
 
+def _next_true(flags: list[bool]) -> list[int]:
+    """For each index, the first index at or after it whose flag is set (len(flags) + a margin past
+    the end: no such index), so that "any flag in [i, i + L)" is one comparison."""
+    n = len(flags)
+    out = [0] * (n + 1)
+    nxt = out[n] = n + 1_000_000
+    for k in range(n - 1, -1, -1):
+        if flags[k]:
+            nxt = k
+        out[k] = nxt
+    return out
+
+
 def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
     units: list[Unit] = []
     i = 0
     n = len(tokens)
+    # Where the next date token and the next negation word are: a phrase cannot cross a date, and
+    # a phrase read with its negation swapped (_negated_phrase) needs one within its reach.
+    next_date = _next_true(in_date)
+    negations = getattr(index.domain.words, "negations", frozenset())
+    next_negation = _next_true([t.text in negations for t in tokens]) if negations else None
+    texts = [t.text for t in tokens]
+    has_at = "@" in text  # an address needs one: else address_end is i + 1 at every token
+    phrases, phrase_firsts, lemma = index.phrases, index.phrase_firsts, index.lemma
     while i < n:
         if in_date[i]:
             j = i
@@ -131,7 +154,7 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             units.append(Unit("date", "", " ".join(t.text for t in tokens[i:j]), i, j))
             i = j
             continue
-        j = address_end(tokens, i, text)
+        j = address_end(tokens, i, text) if has_at else i + 1
         if j > i + 1 and not any(in_date[i:j]):
             # "rina.putri@gmail.com": an address is one name-like word, what a search looks for.
             address = text[tokens[i].start : tokens[j - 1].end]
@@ -152,17 +175,17 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             continue
         entry = None
         length = 0
-        first = tokens[i].text
+        first = texts[i]
         # Only a word that starts a longer phrase (itself or its lemma) can start one here.
-        longest = index.max_phrase if first in index.phrase_firsts or (index.lemma(first) or first) in index.phrase_firsts else 1
+        longest = index.max_phrase if first in phrase_firsts or (lemma(first) or first) in phrase_firsts else 1
         for L in range(min(longest, n - i), 0, -1):
-            if any(in_date[i : i + L]):
+            if next_date[i] < i + L:
                 continue
-            key = tuple(t.text for t in tokens[i : i + L])
-            entry = index.phrases.get(key)
+            key = tuple(texts[i : i + L])
+            entry = phrases.get(key)
             if entry is None and L > 1:
                 # "purchase invoices" -> "purchase invoice": inflected words inside a phrase
-                entry = index.phrases.get(tuple(index.lemma(w) or w for w in key))
+                entry = phrases.get(tuple(lemma(w) or w for w in key))
             if entry is not None:
                 length = L
                 break
@@ -171,16 +194,17 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             if gapped is not None:
                 entry, end, _ = gapped
                 length = end - i
-        negated = _negated_phrase(index, tokens, in_date, i, length)
+        negated = (_negated_phrase(index, tokens, in_date, i, length)
+                   if next_negation is not None and next_negation[i] < i + index.max_phrase else None)
         if negated is not None:
             entry, end = negated
             length = end - i
         if entry is None:
-            units.append(Unit("literal", tokens[i].text, tokens[i].text, i, i + 1, via="fuzzy" if i in corrected else "keyword"))
+            units.append(Unit("literal", first, first, i, i + 1, via="fuzzy" if i in corrected else "keyword"))
             i += 1
             continue
-        surface = " ".join(t.text for t in tokens[i : i + length])
-        fuzzy = any(k in corrected for k in range(i, i + length))
+        surface = " ".join(texts[i : i + length])
+        fuzzy = bool(corrected) and any(k in corrected for k in range(i, i + length))
         if entry.concept:
             canon = index.canonical_form.get(entry.concept)
             via = "fuzzy" if fuzzy else ("keyword" if canon in (surface, index.lemma(surface)) else "synonym")

@@ -25,6 +25,13 @@ if TYPE_CHECKING:  # the lexicon mixes these classes in; only its type is needed
 
 
 
+_WORD = re.compile(r"\w+")
+_LEAD = re.compile(r"[^0-9]*")
+# A numeric date's separators: "2025-01-15", "1/3/2025", "15.03.2025", "2025/01", "03/2025".
+_DIGIT_SEP = re.compile(r"[0-9][-/][0-9]|[0-9]\.[0-9]{1,2}\.[0-9]")
+_DASH = re.compile(r"[-~]\s*(\w+)")
+
+
 @dataclass
 class _Family:
     """One compiled pattern and the function that turns a match into a DateRange (or None)."""
@@ -32,6 +39,145 @@ class _Family:
     build: Callable
     needs_month: bool = False   # skipped unless the text has a month name (a cheap gate)
     trigger: re.Pattern | None = None   # ...and one of the words this family cannot match without
+    # What an ASCII text must hold for this family to match at all, checked from the text's words
+    # once (WordGate) rather than by a scan per family: each tuple one of whose keys must be
+    # present (a key: a word set's id, or one of WordGate.present's named keys).
+    needs: tuple[tuple, ...] = ()
+    in_needs: tuple[bool, bool] = (False, False)  # the trigger / the month gate are among the needs
+
+
+def _matches_ascii(c: str) -> bool:
+    """Whether a character matches an ASCII one, case ignored as the patterns ignore it."""
+    pattern = re.compile(re.escape(c), re.IGNORECASE)
+    return any(pattern.fullmatch(chr(a)) for a in range(128))
+
+
+class WordGate:
+    """Which of the lexicon's word sets an ASCII text holds, read from its words (\\w+ runs) once,
+    so that a family whose words are absent is not scanned: the same matches, fewer scans.
+
+    A word set is added with how its words stand in the patterns that need it, so that the check
+    is never stricter than the patterns: "whole" (a word bounded on both sides: any of its pieces is
+    a word of the text; the longest is kept), "lead" (bounded before, maybe glued to digits after:
+    "Mar5", "FY2025", "Q3": its first piece is a word's part before its first digit) or "prefix"
+    (bounded before only: a word of the text starts with its first piece)."""
+
+    def __init__(self) -> None:
+        self.sets: list[tuple[str, frozenset]] = []
+        self._ids: dict[tuple[str, frozenset], int] = {}
+        # whole: a word's longest piece -> (all its pieces, set id); lead / prefix: first piece -> set ids
+        self._whole: dict[str, list[tuple[frozenset, int]]] = {}
+        self._lead: dict[str, set[int]] = {}
+        self._prefix: dict[str, set[int]] = {}
+        self._prefix3: dict[str, set[str]] = {}  # a prefix piece's first three letters ("" if shorter) -> pieces
+        self._span: tuple[frozenset, frozenset, frozenset] | None = None
+
+    @staticmethod
+    def _pieces(words, kind: str) -> set | None:
+        """Per word, all its pieces (kind "whole": each is a word of any text holding it) or its first."""
+        pieces = set()
+        for w in words:
+            if not w.isascii():
+                if any(not _matches_ascii(c) for c in w):
+                    continue  # a word no ASCII text can hold ("jum’at")
+                return None
+            found = _WORD.findall(w.lower())
+            if not found:
+                return None
+            pieces.add(frozenset(found) if kind == "whole" else found[0])
+        return pieces
+
+    def add(self, words, kind: str = "whole") -> int | None:
+        """The id of this word set, or None when a word cannot be checked so (no letter in it)."""
+        pieces = self._pieces(words, kind)
+        if pieces is None:
+            return None
+        if kind == "lead" and any(c.isdigit() for p in pieces for c in p):
+            kind = "prefix"
+        key = (kind, frozenset(pieces))
+        if key not in self._ids:
+            self._ids[key] = i = len(self.sets)
+            self.sets.append(key)
+            for piece in pieces:
+                if kind == "whole":
+                    self._whole.setdefault(max(sorted(piece), key=len), []).append((piece, i))
+                elif kind == "lead":
+                    self._lead.setdefault(piece, set()).add(i)
+                else:
+                    self._prefix.setdefault(piece, set()).add(i)
+                    self._prefix3.setdefault(piece[:3] if len(piece) >= 3 else "", set()).add(piece)
+        return self._ids[key]
+
+    def add_span(self, to_words, month_words, prefix_words) -> bool:
+        """The "span_b" key: a to-word (its last piece) or a dash followed by a word that may start
+        a date (a digit, a month glued to digits or not, a word before a day or month number)."""
+        to = self._pieces(to_words, "whole")
+        months = self._pieces(month_words, "lead")
+        firsts = self._pieces(prefix_words, "lead")
+        if to is None or months is None or firsts is None or any(c.isdigit() for p in months | firsts for c in p):
+            return False
+        to = {_WORD.findall(w.lower())[-1] for w in to_words if w.isascii()}
+        self._span = (frozenset(to), frozenset(months), frozenset(firsts))
+        return True
+
+    def present(self, text: str) -> set:
+        """The keys an ASCII text holds: word set ids; "digit", "digit_sep", "year4", "year4_start",
+        "span_b"."""
+        lowered = text.lower()
+        found = _WORD.findall(lowered)
+        tokens = set(found)
+        out: set = set()
+        whole, lead = self._whole, self._lead
+        for t in tokens.intersection(whole):
+            for pieces, i in whole[t]:
+                if len(pieces) == 1 or pieces <= tokens:
+                    out.add(i)
+        for t in tokens.intersection(lead):
+            out |= lead[t]
+        for t in tokens:
+            if t.isalpha():
+                continue
+            head = _LEAD.match(t).group()  # "mar5" -> "mar"
+            if head != t and head in lead:
+                out |= lead[head]
+            if t[0] in "12" and t[:4].isdigit():
+                out.add("year4_start")
+                if len(t) == 4:
+                    out.add("year4")
+        if self._prefix3:
+            heads = {t[:3] for t in tokens}
+            for head, pieces in self._prefix3.items():
+                if head and head not in heads:
+                    continue
+                for piece in pieces:
+                    if any(t.startswith(piece) for t in tokens):
+                        out |= self._prefix[piece]
+        if any(c in lowered for c in "0123456789"):
+            out.add("digit")
+            if _DIGIT_SEP.search(lowered):
+                out.add("digit_sep")
+        if self._span is not None and self._span_b(lowered, found):
+            out.add("span_b")
+        return out
+
+    def _span_b(self, lowered: str, found: list[str]) -> bool:
+        to, months, firsts = self._span
+
+        def starts_date(u: str) -> bool:
+            return u[0].isdigit() or (u if u.isalpha() else _LEAD.match(u).group()) in months or u in firsts
+
+        if any(starts_date(u) for u in _DASH.findall(lowered)):
+            return True
+        for w in to.intersection(found):  # each place of each to-word: is the next word a date's start?
+            i = found.index(w)
+            while i + 1 < len(found):
+                if starts_date(found[i + 1]):
+                    return True
+                try:
+                    i = found.index(w, i + 1)
+                except ValueError:
+                    break
+        return False
 
 
 class PhraseFinder:
@@ -44,8 +190,9 @@ class PhraseFinder:
         r = self._roles
         flags = re.IGNORECASE
         units_rolling = _alt(w for w, u in self._unit_of.items() if u in _ROLLING_UNITS)
-        quarter_words = _alt(w for w, u in self._unit_of.items() if u == "quarter")
-        fiscal_words = _alt(w for w, u in self._unit_of.items() if u == "fiscal_year")
+        quarter_list = [w for w, u in self._unit_of.items() if u == "quarter"]
+        fiscal_list = [w for w, u in self._unit_of.items() if u == "fiscal_year"]
+        quarter_words, fiscal_words = _alt(quarter_list), _alt(fiscal_list)
         number_words = _alt(list(self._number_value) + list(self._scale_value) + list(self._teen_value))
         joiners = _alt(self._joiners)
         one_unit = _alt(self._one_unit_of)
@@ -72,41 +219,57 @@ class PhraseFinder:
             if modifier_words and unit_words.get("year"):
                 rel_parts.append(rf"{mods}\s+{year_alt}" if position == "before" else rf"{year_alt}\s+{mods}")
         rel_year = "(?:" + "|".join(rel_parts) + ")" if rel_parts else _alt([])
-        year_words = _alt(w for w, u in self._unit_of.items() if u == "year")
+        year_words = [w for w, u in self._unit_of.items() if u == "year"]
         # A year after a quarter or month: "Q3 2016", "Q4 of last year", "kuartal 4 tahun lalu".
         year_suffix = (rf"(?:(?:\s*[-/,]\s*|\s+(?:{year_joiners}\s+)?)(?P<qy>[12]\d{{3}})(?!\d)"
                        rf"|(?:\s*,\s*|\s+(?:{year_joiners}\s+)?)(?P<ry>{rel_year}))?")
         quarter_number = (rf"(?:(?P<qd>\d+)|(?P<qr>{roman})|(?P<qo>{ordinal_words}))")
 
         families: list[_Family] = []
+        wgate = self._word_gate = WordGate()
+        month_set = wgate.add(self._month_of, "lead")
+        month_lead = ("lead", self._month_of)
 
-        def add(body: str, build: Callable, needs_month: bool = False, trigger: str | None = None) -> None:
-            gate = re.compile(_B + trigger + _E, flags) if trigger else None
-            families.append(_Family(re.compile(_B + body + _E, flags), build, needs_month, gate))
+        def add(body: str, build: Callable, needs_month: bool = False, trigger=None, needs=()) -> None:
+            """`trigger`: words one of which the text must hold (checked by a regex, or on ASCII
+            texts by the word gate); `needs`: what else an ASCII text must hold, each a list of
+            alternatives (a word collection standing whole in the body, or (kind, words): WordGate;
+            or a key of WordGate.present), read from the body."""
+            gate = re.compile(_B + _alt(trigger) + _E, flags) if trigger else None
+            keys = []
+            for alternatives in (*needs, [trigger] if trigger else None, [month_lead] if needs_month else None):
+                ids = [a if isinstance(a, str) else wgate.add(a[1], a[0]) if isinstance(a, tuple) else wgate.add(a)
+                       for a in alternatives or ()]
+                if ids and None not in ids:
+                    keys.append(tuple(ids))
+            in_keys = (trigger is None or wgate.add(trigger) is not None, not needs_month or month_set is not None)
+            families.append(_Family(re.compile(_B + body + _E, flags), build, needs_month, gate, tuple(keys), in_keys))
 
-        add(rf"(?P<phrase>{_alt(self._phrase_rule)})", self._build_phrase)
+        add(rf"(?P<phrase>{_alt(self._phrase_rule)})", self._build_phrase, needs=[[self._phrase_rule]])
         for code, position, unit_words, modifier_words, single in languages:
-            cal_units = _alt(w for u, ws in unit_words.items() if u in _CALENDAR_UNITS for w in ws)
-            roll_units = _alt(w for u, ws in unit_words.items() if u in _ROLLING_UNITS for w in ws)
-            mod = _alt(w for ws in modifier_words.values() for w in ws)
+            cal_list = [w for u, ws in unit_words.items() if u in _CALENDAR_UNITS for w in ws]
+            roll_list = [w for u, ws in unit_words.items() if u in _ROLLING_UNITS for w in ws]
+            mod_list = [w for ws in modifier_words.values() for w in ws]
+            cal_units, roll_units, mod = _alt(cal_list), _alt(roll_list), _alt(mod_list)
             if modifier_words and unit_words:
                 if position == "before":
                     body = rf"(?P<mod>{mod})\s+(?P<unit>{cal_units})"
                 else:
                     body = rf"(?P<unit>{cal_units})\s+(?P<mod>{mod})"
-                add(body, self._relative_builder(code))
+                add(body, self._relative_builder(code), needs=[[mod_list], [cal_list]])
             if single and unit_words:
                 single_alt = _alt(single)
                 if position == "before":
                     body = rf"(?P<single>{single_alt})\s+(?P<unit>{roll_units})"
                 else:
                     body = rf"(?P<unit>{roll_units})\s+(?P<single>{single_alt})"
-                add(body, self._build_single)
-        add(rf"(?P<fiscal>{fiscal_words})", self._build_fiscal_alone)
-        add(rf"(?P<before>{_alt(r['before_number'])})\s+{quantity}", self._build_rolling)
-        add(rf"{quantity}\s+(?P<after>{_alt(r['after_unit'])})", self._build_rolling)
-        add(rf"(?P<nbefore>{_alt(r['next_before_number'])})\s+{quantity}", self._build_rolling)
-        add(rf"{quantity}\s+(?P<nafter>{_alt(r['next_after_unit'])})", self._build_rolling)
+                add(body, self._build_single, needs=[[single], [roll_list]])
+        add(rf"(?P<fiscal>{fiscal_words})", self._build_fiscal_alone, needs=[[fiscal_list]])
+        add(rf"(?P<before>{_alt(r['before_number'])})\s+{quantity}", self._build_rolling, needs=[[r['before_number']]])
+        add(rf"{quantity}\s+(?P<after>{_alt(r['after_unit'])})", self._build_rolling, needs=[[r['after_unit']]])
+        add(rf"(?P<nbefore>{_alt(r['next_before_number'])})\s+{quantity}", self._build_rolling,
+            needs=[[r['next_before_number']]])
+        add(rf"{quantity}\s+(?P<nafter>{_alt(r['next_after_unit'])})", self._build_rolling, needs=[[r['next_after_unit']]])
 
         # Weekdays: "next friday", "Jumat lalu", "on Tuesday", "hari Selasa", "friday".
         for code, position, day_words, prefixes in self._weekday_langs:
@@ -118,26 +281,27 @@ class PhraseFinder:
                         else rf"(?P<wmod>{mod})\s+(?P<wday>{wdays})" if position == "before"
                         else rf"(?:(?:{_alt(prefixes)})\s+)?(?P<wday>{wdays})\s+(?P<wmod>{mod})" if prefixes
                         else rf"(?P<wday>{wdays})\s+(?P<wmod>{mod})")
-                add(body, self._weekday_builder(code))
+                add(body, self._weekday_builder(code), needs=[[own_mods], [day_words]])
             lead = rf"(?:(?:{_alt(prefixes)})\s+)?" if prefixes else ""
-            add(rf"{lead}(?P<wday>{wdays})", self._weekday_builder(code))
+            add(rf"{lead}(?P<wday>{wdays})", self._weekday_builder(code), needs=[[day_words]])
 
         # Quarters: "Q1", "Q3 2016", "kuartal ke-2", "triwulan II 2025", "third quarter of 2016", "2019-Q1"
-        add(rf"(?P<ql>{_alt(quarter_letters)})\s?(?P<qd>\d+){year_suffix}", self._build_quarter)
+        add(rf"(?P<ql>{_alt(quarter_letters)})\s?(?P<qd>\d+){year_suffix}", self._build_quarter,
+            needs=[[("lead", quarter_letters)], ["digit"]])
         add(rf"(?P<qw>{quarter_words})\s*(?:{ordinal_prefix}\s*)?{quarter_number}{year_suffix}",
-            self._build_quarter)
+            self._build_quarter, needs=[[("prefix", quarter_list)]])
         add(rf"(?:(?P<qo>{ordinal_words})|(?P<qd>\d)(?:{ordinal_suffix}))\s+(?P<qw>{quarter_words}){year_suffix}",
-            self._build_quarter)
-        add(rf"(?P<qy>[12]\d{{3}})\s*[-/]?\s*{_alt(quarter_letters)}\s?(?P<qd>\d)", self._build_quarter)
+            self._build_quarter, needs=[[quarter_list]])
+        add(rf"(?P<qy>[12]\d{{3}})\s*[-/]?\s*{_alt(quarter_letters)}\s?(?P<qd>\d)", self._build_quarter, needs=[["year4_start"]])
 
         # Fiscal years named by their start year: "FY2025", "FY 2025-26", "tahun fiskal 2025"
         add(rf"(?P<fiscal>{fiscal_words})\s*'?(?P<fy>\d{{4}}|\d{{2}})(?!\d)"
-            rf"(?:\s*[-/]\s*(?P<fy2>\d{{4}}|\d{{2}})(?!\d))?", self._build_fiscal_year)
+            rf"(?:\s*[-/]\s*(?P<fy2>\d{{4}}|\d{{2}})(?!\d))?", self._build_fiscal_year, needs=[[("lead", fiscal_list)], ["digit"]])
 
         # A bare year only in date context: "in 2025", "tahun 2025"
         # ...but not the year of a quarter ("during 2017 Q1" is the quarter).
         add(rf"(?P<yc>{_alt(r['year_context'])})\s+(?P<y>[12]\d{{3}})(?![-/.]\d)"
-            rf"(?!\s*[-/]?\s*{_alt(quarter_letters)}\s?\d)", self._build_year)
+            rf"(?!\s*[-/]?\s*{_alt(quarter_letters)}\s?\d)", self._build_year, needs=[[r['year_context']], ["year4"]])
 
         def atom(p: str, *, in_span: bool) -> str:
             # A day number is not an amount: not after a currency sign or inside "6,107.31".
@@ -163,7 +327,7 @@ class PhraseFinder:
                 alternatives += [day(9), rf"(?P<{p}y10>[12]\d{{3}})(?!\d)"]
             return "(?:" + "|".join(alternatives) + ")"
 
-        add(atom("a", in_span=False), self._build_explicit)
+        add(atom("a", in_span=False), self._build_explicit, needs=[[month_lead, "digit_sep"]])
 
         # A month (or a day of it) with a year, a relative year, or neither, for the families below.
         day_tok = (rf"(?:{day_prefix}\s+)?(?<![$€£¥₹.,])(?P<md>\d{{1,2}})(?!\d)(?:{ordinal_suffix})?"
@@ -177,7 +341,7 @@ class PhraseFinder:
         # The relative year first: "last year Q4", "pichle saal ka Q4", "pichle saal ka March"
         lead_year = rf"(?P<ry>{rel_year})(?:\s+{_alt(r['year_genitives'])})?\s+"
         add(rf"{lead_year}(?:{_alt(quarter_letters)}\s?|{quarter_words}\s*(?:{ordinal_prefix}\s*)?){quarter_number}",
-            self._build_quarter, trigger=year_words)
+            self._build_quarter, trigger=year_words, needs=[[("prefix", [*quarter_letters, *quarter_list])]])
         add(rf"{lead_year}{month_tok(month_any)}", self._build_month_of_year, needs_month=True, trigger=year_words)
         # "last March", "next March", "Maret lalu", "15 Maret lalu" (not before a year or day number).
         # After last/next an abbreviation or "may" is a month too ("last May"); after "this" it is
@@ -185,21 +349,22 @@ class PhraseFinder:
         for code, position, words in month_modifiers:
             own = self._month_modifier_of[code]
             for mods, months in ((("this",), month_alone), (("last", "next"), month_any)):
-                mmod = _alt(w for w in words if own[w] in mods)
+                mmod_words = [w for w in words if own[w] in mods]
+                mmod = _alt(mmod_words)
                 if not any(own[w] in mods for w in words):
                     continue
                 if position == "before":
                     body = rf"(?P<mmod>{mmod})\s+{month_tok(months)}(?!\s*[-/,]?\s*\d)"
                 else:
                     body = rf"(?:{day_tok})?{month_tok(months)}\s+(?P<mmod>{mmod})"
-                add(body, self._month_modifier_builder(code), needs_month=True, trigger=mmod)
+                add(body, self._month_modifier_builder(code), needs_month=True, trigger=mmod_words)
         # "since March", "sejak Maret 2025", "since 15 March", "March se ab tak"
         since_tail = rf"(?:{day_tok})?{month_tok(month_any)}{month_year}?"
         for key in ("since_before", "since_after"):
             if r[key]:
                 body = (rf"(?P<since>{_alt(r[key])})\s+{since_tail}" if key == "since_before"
                         else rf"{since_tail}\s+(?P<since>{_alt(r[key])})")
-                add(body, self._build_since, needs_month=True, trigger=_alt(r[key]))
+                add(body, self._build_since, needs_month=True, trigger=r[key])
         # "first week of January", "minggu pertama bulan Januari"
         for code, position, unit_words, _, _ in languages:
             week = _alt(unit_words.get("week", []))
@@ -207,17 +372,18 @@ class PhraseFinder:
             lead = rf"{nth}\s+(?P<wu>{week})" if position == "before" else rf"(?P<wu>{week})\s+{nth}"
             if unit_words.get("week"):
                 add(rf"{lead}\s+(?:{of}\s+)?{month_tok(month_any)}{month_year}?", self._build_week_of_month,
-                    needs_month=True, trigger=week)
+                    needs_month=True, trigger=unit_words["week"])
         # Parts of a month not resolved here ("mid-January", "awal Maret"): matched only so that the
         # month is not read as the whole month; never reported.
         add(rf"(?P<part>{_alt(r['month_parts'])})(?:\s*-\s*|\s+)(?:{of}\s+)?{month_tok(month_any)}"
-            rf"{month_year}?", self._build_blocked, needs_month=True, trigger=_alt(r['month_parts']))
+            rf"{month_year}?", self._build_blocked, needs_month=True, trigger=r['month_parts'])
         dash = r"\s*[-–~]\s*"
         add(rf"(?:(?P<from>{_alt(r['from'] | r['between'])})\s+)?{atom('a', in_span=True)}"
             rf"(?:{dash}|\s+(?:{_alt(r['to'])})\s+){atom('b', in_span=True)}"
-            rf"(?:\s+(?:{_alt(r['end'])}))?", self._build_span)
+            rf"(?:\s+(?:{_alt(r['end'])}))?", self._build_span,
+            needs=[["span_b"]] if wgate.add_span(r['to'], self._month_of, r['day_prefixes'] | r['month_prefixes']) else [])
         add(rf"(?P<from>{_alt(r['between'])})\s+{atom('a', in_span=True)}"
-            rf"(?:{dash}|\s+(?:{_alt(r['and'])})\s+){atom('b', in_span=True)}", self._build_span)
+            rf"(?:{dash}|\s+(?:{_alt(r['and'])})\s+){atom('b', in_span=True)}", self._build_span, needs=[[r['between']]])
 
         self._families = families
         self._atom_groups = {
@@ -228,6 +394,7 @@ class PhraseFinder:
                    | set(self._phrase_rule) | set(self._weekday_of))  # every family needs a digit, a unit, a month or a phrase
         self._gate = re.compile(rf"\d|{_B}{_alt(anchors)}{_E}", flags)
         self._month_gate = re.compile(rf"{_B}{month_any}", flags)
+        self._anchor_set = wgate.add(anchors)
 
     @staticmethod
     def _group_index(pattern: re.Pattern, prefix: str) -> dict[str, list[str]]:
@@ -240,16 +407,33 @@ class PhraseFinder:
     # ----------------------------------------------------------------------------------------
     # Finding
 
-    def find(self, text: str, today: date, settings: DateSettings) -> list[DateRange]:
-        if not text or not self._gate.search(text):
+    def find(self, text: str, today: date, settings: DateSettings, *, word_gate: bool = True) -> list[DateRange]:
+        if not text:
+            return []
+        # An ASCII text: each family's needs read from its words once (WordGate); any other
+        # text (or word_gate=False: the same answers, the test's reference): the regex gates.
+        present = self._word_gate.present(text) if word_gate and text.isascii() else None
+        if present is not None and self._anchor_set is not None:
+            if "digit" not in present and self._anchor_set not in present:
+                return []
+        elif not self._gate.search(text):
             return []
         ctx = _Context(self, text, today, settings)
         candidates: list[tuple[int, int, int, DateRange]] = []
-        has_month = self._month_gate.search(text) is not None
+        has_month = None
         for order, fam in enumerate(self._families):
-            if fam.needs_month and not has_month:
-                continue
-            if fam.trigger is not None and fam.trigger.search(text) is None:
+            if present is not None:
+                if not all(any(k in present for k in keys) for keys in fam.needs):
+                    continue
+                trigger_checked, month_checked = fam.in_needs
+            else:
+                trigger_checked = month_checked = False
+            if fam.needs_month and not month_checked:
+                if has_month is None:
+                    has_month = self._month_gate.search(text) is not None
+                if not has_month:
+                    continue
+            if not trigger_checked and fam.trigger is not None and fam.trigger.search(text) is None:
                 continue
             for m in fam.pattern.finditer(text):
                 try:

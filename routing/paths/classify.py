@@ -29,10 +29,19 @@ def _starts(tokens: tuple[str, ...], phrase: tuple[str, ...], at: dict[str, list
     return at.get(phrase[0], ())
 
 
+_LAST_POSITIONS: tuple = ((), {})  # the last question's (tokens, positions): a route asks twice
+
+
 def _positions(tokens: tuple[str, ...]) -> dict[str, list[int]]:
+    """Where each word is (read only by the callers)."""
+    global _LAST_POSITIONS
+    last_tokens, last_at = _LAST_POSITIONS
+    if last_tokens is tokens:
+        return last_at
     at: dict[str, list[int]] = {}
     for i, tok in enumerate(tokens):
         at.setdefault(tok, []).append(i)
+    _LAST_POSITIONS = (tokens, at)
     return at
 
 
@@ -43,7 +52,7 @@ def _find_phrases(tokens: tuple[str, ...], phrases_by_label: dict[str, tuple[tup
     at = _positions(tokens)
     for phrase, label in ordered if ordered is not None else _ordered(phrases_by_label):
         n = len(phrase)
-        for i in _starts(tokens, phrase, at):
+        for i in (at.get(phrase[0], ()) if phrase else range(len(tokens) + 1)):  # _starts
             if i + n <= len(tokens) and tokens[i : i + n] == phrase and not any(used[i : i + n]):
                 used[i : i + n] = [True] * n
                 hits[label].append(" ".join(phrase))

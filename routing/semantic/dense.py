@@ -204,6 +204,7 @@ class DenseList:
             if path is not None and path.parent.is_dir():  # beside a domain on disk; an in-memory one (bench) makes no folder
                 write_cache(path, lambda f: np.savez(f, key=np.array(key), matrix=self.matrix))
         self.one_per_tool = len(np.unique(self.owners)) == len(self.owners)
+        self.identity = self.one_per_tool and len(self.owners) == self.n_tools and bool((self.owners == np.arange(self.n_tools)).all())
         self.policy = default_policy(domain)  # chosen at build from synthetic questions (routing.semantic.dense_calibration)
 
     @property
@@ -229,10 +230,13 @@ class DenseList:
         if exclude_row is not None:
             sims = sims.copy()
             sims[exclude_row] = -2.0
-        best = np.full(self.n_tools, -2.0, dtype=np.float32)
-        if self.one_per_tool:
+        if self.identity:  # one text per tool, in tool order: the tools' cosines are the rows'
+            best = sims.astype(np.float32, copy=False)  # sims is this call's own array
+        elif self.one_per_tool:
+            best = np.full(self.n_tools, -2.0, dtype=np.float32)
             best[self.owners] = sims
         else:
+            best = np.full(self.n_tools, -2.0, dtype=np.float32)
             np.maximum.at(best, self.owners, sims)
         if exclude_tool is not None:
             best[exclude_tool] = -2.0
