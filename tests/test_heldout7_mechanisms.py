@@ -1,0 +1,63 @@
+"""Issue 22, held-out set 7 round (t_held2): the general rules and the domains' own words that set 6's
+misses pointed at (set 7 was written and measured first), each checked as a user sees it: the tool
+or power chosen and the tier. Sets 6 and 7 themselves are measured with `python -m routing eval
+--golden`, not here."""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def powers():
+    return load_router("powers")
+
+
+@pytest.fixture(scope="module")
+def cfo():
+    return load_router("cfo")
+
+
+def _route(router, query):
+    return router.route(query, today=TODAY).to_dict()
+
+
+# ------------------------------------------------------------ gateway: a hint is no rival
+
+def test_a_topic_word_does_not_turn_an_exact_keyword_match_into_a_choice(powers):
+    # "reports" is a hint of analytics and postgres (a weak match on its own); "files" / "folder"
+    # are the filesystem's own keywords: the filesystem is activated, not one of three choices.
+    r = _route(powers, "list the files in the reports folder")
+    assert r["status"] == "activated" and r["power"]["name"] == "filesystem"
+
+
+def test_a_topic_word_alone_is_still_a_weak_match(powers):
+    r = _route(powers, "generate report")
+    assert r["status"] == "weak_matches"
+
+
+def test_a_rival_with_its_own_word_still_makes_a_choice(powers):
+    r = _route(powers, "send a message to the team")
+    assert r["status"] == "multiple_matches"
+    assert {"slack", "gmail"} <= {m["name"] for m in r["matches"]}
+
+
+# ------------------------------------------------------------ powers: their descriptions' own words
+
+@pytest.mark.parametrize("query, power", [
+    ("show the cloudwatch alarms for the api servers", "aws"),      # "... Lambda functions and CloudWatch"
+    ("am i free on thursday afternoon", "calendar"),                # "events, meetings, free time ..."
+    ("show the diff of my uncommitted changes", "git"),             # "commit log, status, diffs, branches"
+    ("which branch am i on in the local repo", "git"),              # "Local git repositories"
+    ("convert 9am Jakarta time to London time", "time"),            # "converting a time between time zones"
+])
+def test_a_powers_own_description_word_activates_it(powers, query, power):
+    r = _route(powers, query)
+    assert r["status"] == "activated" and r["power"]["name"] == power
+
+
+def test_times_as_multiplication_is_still_no_power(powers):
+    assert _route(powers, "what is 17 times 23")["status"] == "not_found"
