@@ -61,3 +61,28 @@ def test_a_powers_own_description_word_activates_it(powers, query, power):
 
 def test_times_as_multiplication_is_still_no_power(powers):
     assert _route(powers, "what is 17 times 23")["status"] == "not_found"
+
+
+# ------------------------------------------------------------ cfo: the tools' own words, Hindi verbs
+
+@pytest.mark.parametrize("query, tool", [
+    ("which items are below reorder level", "stock_summary"),       # "... items below reorder level"
+    ("bank debits and credits for last week", "bank_transactions"),  # "(credits and debits)"
+    ("kya GSTR-3B file ho gaya is mahine", "gst_filing_status"),      # "filed", not the filing itself
+])
+def test_a_cfo_tools_own_description_word_activates_it(cfo, query, tool):
+    r = _route(cfo, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+
+
+def test_the_hindi_light_verb_kar_is_not_tax(cfo):
+    # "pay kar diya ... record karo" (paid ... record it) records a payment; read as "kar" (tax)
+    # it came back as tds_summary
+    r = _route(cfo, "Gupta Enterprises ne 20000 pay kar diya record karo")
+    assert r["matches"][0]["name"] == "record_payment"
+    assert all(t["key"] != "tax" for t in r["tokens"])
+
+
+def test_filing_the_return_is_still_the_action(cfo):
+    r = _route(cfo, "GSTR-1 file karo for December")
+    assert r["matches"][0]["name"] == "file_gst_return"
