@@ -86,3 +86,10 @@ def test_the_hindi_light_verb_kar_is_not_tax(cfo):
 def test_filing_the_return_is_still_the_action(cfo):
     r = _route(cfo, "GSTR-1 file karo for December")
     assert r["matches"][0]["name"] == "file_gst_return"
+
+
+def test_chahiye_is_a_function_word_so_a_bare_report_asks_what(cfo):
+    # "mujhe report chahiye" = "I want a report": "chahiye" (want / need) says nothing of what, so
+    # the bare verb is asked about, as "show me data" is; read as a word of its own it was not_found
+    r = _route(cfo, "mujhe report chahiye")
+    assert r["status"] == "needs_clarification"
