@@ -93,3 +93,10 @@ def test_chahiye_is_a_function_word_so_a_bare_report_asks_what(cfo):
     # the bare verb is asked about, as "show me data" is; read as a word of its own it was not_found
     r = _route(cfo, "mujhe report chahiye")
     assert r["status"] == "needs_clarification"
+
+
+def test_business_is_a_topic_offering_analytics_crm_and_stripe_as_004_does(powers):
+    # 004 Low: "analyze my business performance" -> Analytics, CRM (sales pipeline), Stripe (revenue)
+    r = _route(powers, "how is the business doing this quarter")
+    assert r["status"] == "weak_matches"
+    assert [m["name"] for m in r["matches"][:3]] == ["analytics", "crm", "stripe"]
