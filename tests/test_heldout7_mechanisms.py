@@ -100,3 +100,26 @@ def test_business_is_a_topic_offering_analytics_crm_and_stripe_as_004_does(power
     r = _route(powers, "how is the business doing this quarter")
     assert r["status"] == "weak_matches"
     assert [m["name"] for m in r["matches"][:3]] == ["analytics", "crm", "stripe"]
+
+
+# ------------------------------------------------------------ tools design: every term points to one tool
+
+def test_a_request_whose_terms_are_all_one_tools_own_is_activated(cfo):
+    # "biggest" (top) and "spend" (expense) are both top_expenses's own keywords and no other tool
+    # claims both; "tell", "where", "goes", "nowadays" diluted it to 0.83, a choice with nothing to choose
+    r = _route(cfo, "tell me where the biggest spend goes nowadays")
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "top_expenses"
+    assert r["path"] == "fast"
+    assert r["matches"][0]["score_breakdown"].get("sole", 0) > 0
+
+
+def test_a_term_the_leader_does_not_own_leaves_the_choice(cfo):
+    # "late" (overdue) is no keyword of top_expenses: still a choice
+    r = _route(cfo, "which costs went up the most lately")
+    assert r["status"] == "multiple_matches" and r["matches"][0]["name"] == "top_expenses"
+
+
+def test_an_analytical_request_over_several_tools_stays_on_the_llm_path(cfo):
+    # expense and revenue are only profit_and_loss's related terms: no lift, 002's LLM path
+    r = _route(cfo, "compare sales and expenses for the last 3 months and explain why profit fell")
+    assert r["status"] != "activated" and r["path"] == "llm"

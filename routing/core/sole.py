@@ -1,0 +1,42 @@
+"""A request whose words all point to one tool (issue 22, held-out set 7).
+
+A query naming two or more of the lexicon's terms, every one of them among ONE tool's own
+`keywords` (what the tool is), while no other tool claims them all even among its `related`
+terms, asks for that tool: "where are we spending the most money" names `expense` and `top`,
+both top_expenses's own keywords; expense_summary has `expense`, top_customers has `top`, neither
+both. The summed score can still land in the middle band (unknown words such as "where" and
+"money" dilute the share the terms explain), and the answer was a choice where nothing was left to
+choose. Such a leader is lifted to the domain's `high` threshold (the `sole` part of the score
+breakdown); the margin over the runner-up is still checked by the tier rule.
+
+Only tools with explicit keywords (a hand-written lexicon) take part: an imported domain's
+name-derived terms say too little to call a request unambiguous.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from routing.core.scoring import Scored
+
+MIN_TERMS = 2  # one term alone is what the bands already weigh
+
+
+def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequence, medium: float, high: float) -> list[Scored]:
+    """`scored` with its leader at `high` when the query's terms all point to it alone (see above)."""
+    if not scored or len(set(concepts)) < MIN_TERMS:
+        return scored
+    top = scored[0]
+    if not (medium <= top.confidence < high):
+        return scored
+    terms = set(concepts)
+    leader = tools[top.tool]
+    if not leader.keywords or not terms <= set(leader.keywords):
+        return scored
+    if any(terms <= set(t.keywords) | set(t.related) for i, t in enumerate(tools) if i != top.tool):
+        return scored
+    breakdown = dict(top.breakdown)
+    breakdown["sole"] = round(high - top.confidence, 4)
+    lifted = replace(top, confidence=round(high, 4), raw=round(top.raw + high - top.confidence, 4),
+                     breakdown=breakdown, evidence=top.evidence + [f"sole: every term is {leader.name}'s own"])
+    return [lifted, *scored[1:]]
