@@ -123,3 +123,27 @@ def test_an_analytical_request_over_several_tools_stays_on_the_llm_path(cfo):
     # expense and revenue are only profit_and_loss's related terms: no lift, 002's LLM path
     r = _route(cfo, "compare sales and expenses for the last 3 months and explain why profit fell")
     assert r["status"] != "activated" and r["path"] == "llm"
+
+
+# ------------------------------------------------------------ tools design: a write with one writer
+
+@pytest.mark.parametrize("query, tool", [
+    ("record the bill Kapoor Metals sent us", "create_bill"),          # not bill_lookup, which reads
+    ("Joshi ne 5000 pay kar diya record karo", "record_payment"),       # not invoice_lookup
+])
+def test_a_write_request_with_one_write_tool_for_its_terms_is_activated(cfo, query, tool):
+    r = _route(cfo, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+    assert r["category"] == "bookkeeper" and r["path"] == "fast"
+
+
+def test_a_write_two_write_tools_could_do_stays_a_choice(cfo):
+    # rent (record_expense's own word) and paid (record_payment's): two writers, the agent asks
+    r = _route(cfo, "record the rent we paid to the landlord")
+    assert r["status"] == "multiple_matches"
+    assert {"record_payment", "record_expense"} <= {m["name"] for m in r["matches"]}
+
+
+def test_a_read_verb_beside_the_write_verb_is_no_sole_write(cfo):
+    r = _route(cfo, "which bills did we record this month")
+    assert r["matches"][0]["name"] != "create_bill"

@@ -11,6 +11,12 @@ breakdown); the margin over the runner-up is still checked by the tier rule.
 
 Only tools with explicit keywords (a hand-written lexicon) take part: an imported domain's
 name-derived terms say too little to call a request unambiguous.
+
+The same holds for a write (shared/seeds 002: bookkeeper verbs such as create, record, file, send
+switch to the bookkeeper's tools): a query whose only verbs ask for a write (the domain's
+`explicit_kinds`, create / action) where exactly one write tool of the domain holds any of its
+terms, that tool leading, asks for that write ("ek naya bill record karo from Patel Suppliers":
+create_bill, not bill_lookup or payables_summary, which read).
 """
 from __future__ import annotations
 
@@ -35,8 +41,28 @@ def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequenc
         return scored
     if any(terms <= set(t.keywords) | set(t.related) for i, t in enumerate(tools) if i != top.tool):
         return scored
+    return [_lift(top, high, "sole", f"sole: every term is {leader.name}'s own"), *scored[1:]]
+
+
+def lift_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: Sequence[str], tools: Sequence,
+                     write_kinds: Sequence[str], medium: float, high: float) -> list[Scored]:
+    """`scored` with its leader at `high` when only write verbs ask and it is the one write tool
+    holding any of the query's terms (see above)."""
+    if not scored or not concepts or not verb_kinds or not set(verb_kinds) <= set(write_kinds):
+        return scored
+    top = scored[0]
+    if not (medium <= top.confidence < high) or tools[top.tool].kind not in write_kinds:
+        return scored
+    terms = set(concepts)
+    writers = [i for i, t in enumerate(tools)
+               if t.kind in write_kinds and t.keywords and terms & (set(t.keywords) | set(t.related))]
+    if writers != [top.tool]:
+        return scored
+    return [_lift(top, high, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}"), *scored[1:]]
+
+
+def _lift(top: Scored, high: float, signal: str, why: str) -> Scored:
     breakdown = dict(top.breakdown)
-    breakdown["sole"] = round(high - top.confidence, 4)
-    lifted = replace(top, confidence=round(high, 4), raw=round(top.raw + high - top.confidence, 4),
-                     breakdown=breakdown, evidence=top.evidence + [f"sole: every term is {leader.name}'s own"])
-    return [lifted, *scored[1:]]
+    breakdown[signal] = round(high - top.confidence, 4)
+    return replace(top, confidence=round(high, 4), raw=round(top.raw + high - top.confidence, 4),
+                   breakdown=breakdown, evidence=top.evidence + [why])
