@@ -147,3 +147,10 @@ def test_a_write_two_write_tools_could_do_stays_a_choice(cfo):
 def test_a_read_verb_beside_the_write_verb_is_no_sole_write(cfo):
     r = _route(cfo, "which bills did we record this month")
     assert r["matches"][0]["name"] != "create_bill"
+
+
+def test_have_to_pay_is_payable_not_a_command_to_pay(cfo):
+    # "we need to pay" states what is payable (gst_summary: "net GST payable"); read as the verb
+    # "pay" it filed the return
+    r = _route(cfo, "how much GST do we need to pay for last month")
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "gst_summary"
