@@ -2,11 +2,11 @@
 
 A query naming two or more of the lexicon's terms, every one of them among ONE tool's own
 `keywords` (what the tool is), while no other tool claims them all even among its `related`
-terms, asks for that tool: "where are we spending the most money" names `expense` and `top`,
-both top_expenses's own keywords; expense_summary has `expense`, top_customers has `top`, neither
-both. The summed score can still land in the middle band (unknown words such as "where" and
-"money" dilute the share the terms explain), and the answer was a choice where nothing was left to
-choose. Such a leader is lifted to the domain's `high` threshold (the `sole` part of the score
+terms, asks for that tool: "tell me where the biggest spend goes nowadays" (cfo) names `top`
+and `expense`, both top_expenses's own keywords; expense_summary has `expense`, top_customers has
+`top`, neither both. The summed score can still land in the middle band (unknown words such as
+"where" and "nowadays" dilute the share the terms explain), and the answer was a choice where
+nothing was left to choose. Such a leader is lifted to the domain's `high` threshold (the `sole` part of the score
 breakdown); the margin over the runner-up is still checked by the tier rule.
 
 Only tools with explicit keywords (a hand-written lexicon) take part: an imported domain's
@@ -15,8 +15,9 @@ name-derived terms say too little to call a request unambiguous.
 The same holds for a write (shared/seeds 002: bookkeeper verbs such as create, record, file, send
 switch to the bookkeeper's tools): a query whose only verbs ask for a write (the domain's
 `explicit_kinds`, create / action) where exactly one write tool of the domain holds any of its
-terms, that tool leading, asks for that write ("ek naya bill record karo from Patel Suppliers":
-create_bill, not bill_lookup or payables_summary, which read).
+terms, that tool leading, asks for that write ("record the bill Kapoor Metals sent us":
+create_bill, not bill_lookup, which reads). Router.score applies both, so every design ranking
+with it (tools, power_gateway) sees the lifted leader.
 """
 from __future__ import annotations
 
