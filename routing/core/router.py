@@ -18,6 +18,7 @@ from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
 from routing.core.model import Domain, Thresholds
 from routing.core.params import suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
+from routing.core.sole import lift_sole_tool, lift_sole_writer
 from routing.core.scoring import (
     Scored,
     Signal,
@@ -248,7 +249,9 @@ class Router:
         else:
             scored = combine(self.index, w, *signals, top=max(top, 2),
                              content_terms=content_terms(a) if w.agreement > 0 else 0)
-        return self.calibrate(a, scored)[:top]
+        th, tools = self._thresholds(None), self.index.tools  # terms all pointing to one tool (routing.core.sole)
+        scored = lift_sole_tool(self.calibrate(a, scored), list(a.concepts), tools, th.medium, th.high)
+        return lift_sole_writer(scored, list(a.concepts), [k for k, _ in a.actions], tools, w.explicit_kinds, th.medium, th.high)[:top]
 
     def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
         """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out);

@@ -403,7 +403,10 @@ class PowerGateway(DomainDesign):
         fits another power ("events" in "aggregate the events collection in mongodb") leaves that
         one far behind and no real choice. A query asking for a topic (a `hints` word that is no
         power's keyword or related term: "insights", "metrics", "report") leaves every power not
-        matched by its own keyword at most `gateway.topic_cap` (Low: "show customer insights")."""
+        matched by its own keyword at most `gateway.topic_cap` (Low: "show customer insights").
+        Other powers count by their evidence without their `hint` points: a topic word lends a
+        weak match, never a rival to an exact keyword match ("reports" in "list the files in the
+        reports folder" leaves filesystem activated)."""
         if not scored or not a.concepts:
             return scored
         concepts = a.concepts.keys()
@@ -414,7 +417,10 @@ class PowerGateway(DomainDesign):
             name = self.router.index.tools[s.tool].name
             own = bool(set(self._keywords.get(name, ())) & concepts)
             named = name in concepts
-            others = max((o.confidence for j, o in enumerate(scored) if j != i), default=0.0)
+            # a topic word lends a power a weak match, no claim on the request: a rival there by
+            # its hint alone ("reports" in "list the files in the reports folder") is no choice
+            others = max((o.confidence - max(o.breakdown.get("hint", 0.0), 0.0)
+                          for j, o in enumerate(scored) if j != i), default=0.0)
             target = s.confidence
             clear_lead = named and self.named_lead > 0 and others * self.named_lead <= s.confidence
             if own and self.named_floor and (others < low or clear_lead) and s.confidence < self.named_floor:

@@ -1,0 +1,69 @@
+"""A request whose words all point to one tool (issue 22, held-out set 7).
+
+A query naming two or more of the lexicon's terms, every one of them among ONE tool's own
+`keywords` (what the tool is), while no other tool claims them all even among its `related`
+terms, asks for that tool: "tell me where the biggest spend goes nowadays" (cfo) names `top`
+and `expense`, both top_expenses's own keywords; expense_summary has `expense`, top_customers has
+`top`, neither both. The summed score can still land in the middle band (unknown words such as
+"where" and "nowadays" dilute the share the terms explain), and the answer was a choice where
+nothing was left to choose. Such a leader is lifted to the domain's `high` threshold (the `sole` part of the score
+breakdown); the margin over the runner-up is still checked by the tier rule.
+
+Only tools with explicit keywords (a hand-written lexicon) take part: an imported domain's
+name-derived terms say too little to call a request unambiguous.
+
+The same holds for a write (shared/seeds 002: bookkeeper verbs such as create, record, file, send
+switch to the bookkeeper's tools): a query whose only verbs ask for a write (the domain's
+`explicit_kinds`, create / action) where exactly one write tool of the domain holds any of its
+terms, that tool leading, asks for that write ("record the bill Kapoor Metals sent us":
+create_bill, not bill_lookup, which reads). Router.score applies both, so every design ranking
+with it (tools, power_gateway) sees the lifted leader.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Sequence
+
+from routing.core.scoring import Scored
+
+MIN_TERMS = 2  # one term alone is what the bands already weigh
+
+
+def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequence, medium: float, high: float) -> list[Scored]:
+    """`scored` with its leader at `high` when the query's terms all point to it alone (see above)."""
+    if not scored or len(set(concepts)) < MIN_TERMS:
+        return scored
+    top = scored[0]
+    if not (medium <= top.confidence < high):
+        return scored
+    terms = set(concepts)
+    leader = tools[top.tool]
+    if not leader.keywords or not terms <= set(leader.keywords):
+        return scored
+    if any(terms <= set(t.keywords) | set(t.related) for i, t in enumerate(tools) if i != top.tool):
+        return scored
+    return [_lift(top, high, "sole", f"sole: every term is {leader.name}'s own"), *scored[1:]]
+
+
+def lift_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: Sequence[str], tools: Sequence,
+                     write_kinds: Sequence[str], medium: float, high: float) -> list[Scored]:
+    """`scored` with its leader at `high` when only write verbs ask and it is the one write tool
+    holding any of the query's terms (see above)."""
+    if not scored or not concepts or not verb_kinds or not set(verb_kinds) <= set(write_kinds):
+        return scored
+    top = scored[0]
+    if not (medium <= top.confidence < high) or tools[top.tool].kind not in write_kinds:
+        return scored
+    terms = set(concepts)
+    writers = [i for i, t in enumerate(tools)
+               if t.kind in write_kinds and t.keywords and terms & (set(t.keywords) | set(t.related))]
+    if writers != [top.tool]:
+        return scored
+    return [_lift(top, high, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}"), *scored[1:]]
+
+
+def _lift(top: Scored, high: float, signal: str, why: str) -> Scored:
+    breakdown = dict(top.breakdown)
+    breakdown[signal] = round(high - top.confidence, 4)
+    return replace(top, confidence=round(high, 4), raw=round(top.raw + high - top.confidence, 4),
+                   breakdown=breakdown, evidence=top.evidence + [why])
