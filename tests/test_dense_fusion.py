@@ -109,10 +109,18 @@ def test_off_topic_question_on_a_tiny_descriptions_catalog_is_not_found(lexicon_
 
 
 def test_floor_is_the_lexical_sum_where_the_catalog_knows_a_word_of_the_question():
-    assert dc.floored(0.1, 0.4, 1.0) == 0.4
-    assert dc.floored(0.1, 0.4, 0.25) == 0.4
-    assert dc.floored(0.1, 0.4, 0.0) == 0.1
-    assert dc.floored(0.7, 0.4, 1.0) == 0.7
+    assert dc.floored(0.1, 0.4, 1.0, 100) == 0.4
+    assert dc.floored(0.1, 0.4, 0.25, 100) == 0.4
+    assert dc.floored(0.1, 0.4, 0.0, 100) == 0.1
+    assert dc.floored(0.7, 0.4, 1.0, 100) == 0.7
+
+
+def test_where_the_catalog_knows_no_word_a_probability_at_or_below_chance_is_not_found():
+    """Chance is one in the catalog's tools: on 4 tools 0.2 is below it (0), on 100 tools it is not."""
+    assert dc.floored(0.2, 0.4, 0.0, 4) == 0.0
+    assert dc.floored(0.3, 0.4, 0.0, 4) == 0.3
+    assert dc.floored(0.2, 0.4, 0.0, 100) == 0.2
+    assert dc.floored(0.2, 0.4, 0.5, 4) == 0.4  # a known word: the lexical floor, not chance
 
 
 def test_held_out_examples_are_scored_by_a_learned_model_that_never_saw_them(lexicon_root, tmp_path):

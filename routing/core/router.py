@@ -309,7 +309,8 @@ class Router:
             from routing.semantic.dense_calibration import apply_probability, floored
 
             # Never below the top tool's lexical sum where the catalog knows a word of the question (dense_calibration.floored).
-            p = floored(self.dense_calibration.probability(f), lexical_view[0].confidence if lexical_view else 0.0, f.known)
+            p = floored(self.dense_calibration.probability(f), lexical_view[0].confidence if lexical_view else 0.0, f.known,
+                        len(self.index.tools))
             scored = apply_probability(scored, p, f)
         return scored
 

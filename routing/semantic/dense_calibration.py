@@ -115,7 +115,7 @@ def features(f) -> list[float]:
     return [z, margin, cosine, cos_margin, lexical, lex_margin, agree]
 
 
-def floored(p: float, lexical: float, known: float) -> float:
+def floored(p: float, lexical: float, known: float, n_tools: int) -> float:
     """The calibrated probability, never below the top tool's lexical sum where the catalog knows a word
     of the question (`known`: the share it knows). The synthetic questions are harder than real ones at
     the low end: without a floor Seal-Tools dev sent 31 % of its right-first answers to not_found (25 %
@@ -124,8 +124,13 @@ def floored(p: float, lexical: float, known: float) -> float:
     question in words the catalog never uses ("who won the football match yesterday") a lexical sum of
     0.2, which kept it a weak match; its words being unknown, that sum is no evidence. (The sum times
     the known share lost more right answers: HWU64 valid 1 example an intent 14.6 -> 16.2 %, Banking77
-    dev 9.7 -> 14.0 %.)"""
-    return max(p, lexical) if known > 0 else p
+    dev 9.7 -> 14.0 %.) And where it knows none, a probability at or below chance (one in the catalog's
+    tools: what picking a tool at random would give a question the catalog covers) says the question is
+    likely none of the catalog's: 0, not_found (a 4-tool catalog's fit gave "who won the football match
+    yesterday" 0.08-0.11, a weak match or not by a hair as the shared word lists changed)."""
+    if known > 0:
+        return max(p, lexical)
+    return p if p > 1.0 / max(n_tools, 1) else 0.0
 
 
 def apply_probability(scored: list, p: float, f) -> list:
