@@ -88,7 +88,8 @@ class DenseCalibration:
                 + ", ".join(f"{n} {k}" for k, n in self.kinds.items() if k not in ("pseudo-questions", "paraphrases"))
                 + f"); no labelled question. Features: {', '.join(FEATURES)}. Cross-validated calibration error "
                 f"{m.ece:.3f} on those synthetic cases; never below the top tool's lexical sum where the catalog "
-                "knows a word of the question; "
+                "knows a word of the question, and where it knows none, not_found at or below chance (one in "
+                "the catalog's tools); "
                 + ("" if self.held_out else "no example question held out (most tools have a single one: the "
                    "positives are made of the tools' names, descriptions and parameters); ")
                 + "the domain's thresholds make the tiers")
