@@ -125,18 +125,3 @@ def test_the_card_of_an_off_topic_question_shows_no_made_up_value_nor_cfo(playgr
 def test_the_card_shows_a_value_the_question_holds(playground):
     shown = _card("stock price of AAPL")
     assert any("symbol=AAPL" in m for m in shown if m.startswith("Parameters:"))
-
-
-# ---------------------------------------------------------------- "fly" finds the flight
-
-
-def test_a_word_the_catalog_does_not_know_reads_as_its_nearest_catalog_word(travel, monkeypatch):
-    router = Router.load("travel", travel)
-    if router.dense is None:
-        pytest.skip("the dense list's token table is not here: no word vectors to look up")
-    assert router.neighbours.nearest("fly") == "flight"
-    assert router.neighbours.nearest("football") is None  # nothing in a travel catalog is close enough
-    r = router.route("fly to rome next friday", today=TODAY)
-    assert [m.name for m in r.matches][:2] == ["bookFlight", "getWeatherForecast"]
-    monkeypatch.setenv("ROUTING_NEIGHBOURS", "off")  # the same catalog without the look-up: the weather first
-    assert Router.load("travel", travel).route("fly to rome next friday", today=TODAY).matches[0].name == "getWeatherForecast"

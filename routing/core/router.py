@@ -60,7 +60,6 @@ class Router:
         # The dense list (routing.semantic.dense): the MiniLM transformer's ranking, fused with the
         # lexical one by z-scores, for domains with few examples per tool, when it is built.
         self.dense, self.dense_off = _dense_hook(domain) if dense else (None, None)
-        self.neighbours = _neighbours_hook(self.dense, self.index)  # unknown words' catalog neighbours
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
         # Words that name a parameter ("status", "customer"): the query speaks of it, never a value.
         self.param_words = frozenset(w for t in domain.tools for p in t.params for w in name_words(p.name).split() if len(w) >= 3)
@@ -258,19 +257,12 @@ class Router:
         w = self.domain.settings.weights
         patterns = match_patterns(a, index)
         keyword = score_keyword(a, index, patterns)
-        example = score_example(self._neighboured(a, index), index)
+        example = score_example(a, index)
         semantic = score_semantic(a, index, encoder or self.encoder) if w.semantic > 0 else {}
         learned_model = learned_model or self.learned
         learned = learned_model.score(a) if learned_model is not None else {}
         action = score_action(a, index, w)
         return w, (keyword, action, patterns.by_tool, example, semantic, learned), patterns.timeouts
-
-    def _neighboured(self, a: QueryAnalysis, index: RouterIndex) -> QueryAnalysis:
-        """The question with the catalog's nearest words of its unknown words added (routing.semantic.neighbours)."""
-        if self.neighbours is None or not a.keys:
-            return a
-        extra = self.neighbours.extra_keys(index.example_features(a.keys)[: len(a.keys)], index.example_vocab)
-        return replace(a, keys=a.keys + extra) if extra else a
 
     def fusion(self, a: QueryAnalysis, *, vector=None, exclude_tool: int | None = None, exclude_row: int | None = None,
                index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
@@ -282,15 +274,13 @@ class Router:
 
     def _fusion(self, a, w, keyword, action, pattern, example, semantic, learned, *, vector=None, exclude_tool=None,
                 exclude_row=None, index=None):
-        from routing.semantic import dense as dn, neighbours as nb
+        from routing.semantic import dense as dn
 
         lexical = combine(index or self.index, w, keyword, action, pattern, example, semantic, learned,
                           top=dn.DEPTH + (exclude_tool is not None), raw_only=True)
         lexical = [(t, raw) for t, raw in lexical if t != exclude_tool][:dn.DEPTH]
         ranked = self.dense.rank(a.text, dn.DEPTH, vector=vector, exclude_tool=exclude_tool, exclude_row=exclude_row)
         known = dn.known_share(a, index or self.index)  # the fusion's policy: routing.semantic.dense.FusionPolicy
-        if self.neighbours is not None and known < 1:  # an unknown word with a catalog neighbour: half known
-            known = min(1.0, known + nb.NEIGHBOUR_KNOWN * self.neighbours.share(a, index or self.index))
         fused = self.dense.policy.fuse(lexical, ranked, known)
         return dn.Fusion(lexical=lexical, ranked=ranked, fused=fused, order=dn.fused_order(fused, self.index.tools), known=known)
 
@@ -427,14 +417,6 @@ def _dense_hook(domain: Domain):
     from routing.semantic import dense
 
     return dense.build_dense(domain)
-
-
-def _neighbours_hook(dense, index):
-    import os
-
-    from routing.semantic.neighbours import build_neighbours
-
-    return None if os.environ.get("ROUTING_NEIGHBOURS", "").lower() in ("off", "0", "no", "false") else build_neighbours(dense, index)
 
 
 def _learned_hook(domain: Domain, semantic):
