@@ -135,6 +135,9 @@ class LanguageWords:
     # the negation words of languages whose negation follows the word it negates (words.yaml
     # `negation_after_word: true`, e.g. romanised Hindi "pay nahi hua"): "<word> nahi" reads as "not <word>"
     negations_after: frozenset[str] = frozenset()
+    # words after which the query states a value ("invoices from acme", "weather in rome"; words.yaml
+    # `value_markers`): a free-text parameter no author marked `role: query` takes only such words
+    value_markers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,7 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
     suffixes: list[tuple[str, str]] = []
     negations: set[str] = set()
     negations_after: set[str] = set()  # of languages whose negation follows the word it negates
+    markers: set[str] = set()
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
@@ -78,8 +79,8 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
             c.add(lang_line, f"language {lang!r} must map to stopwords/actions/suffixes/negations")
             continue
         for key in block:
-            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, negations, negation_after_word)")
+            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, negations, negation_after_word, value_markers)")
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
             c.add(_line(block, "negation_after_word"), f"{lang}.negation_after_word must be true or false")
@@ -108,13 +109,19 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
             negations.add(key[0])
             if after:
                 negations_after.add(key[0])
+        for w in _as_str_list(block.get("value_markers"), c, _line(block, "value_markers"), f"{lang}.value_markers"):
+            key = words(w)
+            if len(key) != 1:
+                c.add(_line(block, "value_markers"), f"{lang}.value_markers: {w!r} must be one word")
+                continue
+            markers.add(key[0])
         for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes"):
             suffix, _, repl = rule.partition(">")
             suffixes.append((suffix.strip().casefold(), repl.strip().casefold()))
     if c.problems:
         raise LexiconError(c.problems)
     suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
-    return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after))
+    return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after), frozenset(markers))
 
 
 # ---------------------------------------------------------------- domain files

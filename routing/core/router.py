@@ -11,7 +11,7 @@ from typing import Any
 
 from routing.core.calibration import NearestNegatives, apply, features, load_or_fit, negative_questions, wants_calibration
 from routing.core.clock import parse_today
-from routing.core.enrich import enriched
+from routing.core.enrich import enriched, name_words
 from routing.core.errors import ErrorCode
 from routing.core.index import QueryAnalysis, RouterIndex
 from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
@@ -63,7 +63,7 @@ class Router:
         self.dense, self.dense_off = _dense_hook(domain) if dense else (None, None)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
         # Words that name a parameter ("status", "customer"): the query speaks of it, never a value.
-        self.param_words = frozenset(w for t in domain.tools for p in t.params for w in p.name.casefold().split("_") if len(w) >= 3)
+        self.param_words = frozenset(w for t in domain.tools for p in t.params for w in name_words(p.name).split() if len(w) >= 3)
         from routing.paths.config import load_path_config
         from routing.paths.replay import load_replay
 
@@ -364,7 +364,7 @@ class Router:
         out = []
         for s in chosen:
             tool = self.index.tools[s.tool]
-            params, notes = suggest_params(tool, a, s.pattern_params, self.param_words)
+            params, notes = suggest_params(tool, a, s.pattern_params, self.param_words, self.domain.words.value_markers)
             out.append(
                 Match(
                     name=tool.name,

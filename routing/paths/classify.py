@@ -90,6 +90,8 @@ def classify_category(query: str, cfg: PathConfig, *, has_concepts: bool, previo
         return Classification(chosen, hits, f"{chosen} words: {', '.join(hits[chosen])}")
     if hits.get(GENERAL_CHAT) and not has_concepts:
         return Classification(GENERAL_CHAT, hits, f"chat words only: {', '.join(hits[GENERAL_CHAT])}")
+    if not modes:
+        return Classification(cfg.default_category, hits, f"{cfg.domain} declares no modes: the model chooses among its own {len(cfg.tool_categories)} tools")
     if previous_mode in modes:
         return Classification(previous_mode, hits, f"no mode words; the conversation continues in {previous_mode}")
     return Classification(cfg.default_category, hits, f"no mode words; {cfg.default_category} by default")

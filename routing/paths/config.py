@@ -16,6 +16,9 @@ from routing.dates import DateSettings, resolve_expression
 from routing.paths.catalog import estimate_tokens, function_schema
 
 GENERAL_CHAT = "general_chat"
+# The system prompt of a domain that declares no modes (only general_chat in its classifier, e.g. an
+# imported catalog): the question goes to its own tools, and its `category` is null.
+NO_MODE = "tools"
 TIERS = ("cheap", "capable")
 ENRICHMENT_NAMES = ("trend_analysis", "currency_format", "ranking", "alert_evaluation")
 GROUPS_FILE = "groups.yaml"
@@ -122,6 +125,15 @@ class PathConfig:
     def categories(self) -> tuple[str, ...]:
         return tuple(self.classifier)
 
+    @property
+    def answer_categories(self) -> tuple[str, ...]:
+        """The categories a non-chat question may take: the modes, or "" (no mode) when none."""
+        return tuple(c for c in self.classifier if c != GENERAL_CHAT) or ("",)
+
+    def system_prompt(self, category: str) -> str:
+        """The system prompt of a category ("": a domain without modes: its NO_MODE prompt)."""
+        return self.system_prompts.get(category or NO_MODE, "")
+
     def tools_for(self, category: str) -> tuple[str, ...]:
         """Every tool the category may send (computed once per category)."""
         cached = self.tools_by_category.get(category)
@@ -211,9 +223,12 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
     else:
         for cat, items in cls.items():
             classifier[str(cat)] = _phrases(items, p, _line(cls, cat), f"paths.classifier.{cat}")
-    default_category = str(raw.get("default_category", ""))
-    if classifier and default_category not in classifier:
+    default_category = str(raw.get("default_category") or "")
+    modes = [c for c in classifier if c != GENERAL_CHAT]
+    if modes and default_category not in classifier:
         p.add(_line(raw, "default_category"), f"paths.default_category {default_category!r} is not a classifier category ({', '.join(classifier)})")
+    elif classifier and not modes and default_category:
+        p.add(_line(raw, "default_category"), f"paths.default_category {default_category!r}: the classifier declares no modes to default to")
     ms = raw.get("model_selection") or {}
     msl = _line(raw, "model_selection")
     analytical = _phrases(ms.get("analytical"), p, _line(ms, "analytical") or msl, "paths.model_selection.analytical")
@@ -251,7 +266,7 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
     outputs_by_kind = {str(k): _outputs(v) for k, v in obk.items()} if isinstance(obk, dict) else {}
     prompts_raw = raw.get("system_prompts") or {}
     prompts = {str(k): str(v).strip() for k, v in prompts_raw.items()} if isinstance(prompts_raw, dict) else {}
-    for needed in list(classifier) + ["format"]:
+    for needed in list(classifier) + ["format"] + ([] if modes or not classifier else [NO_MODE]):
         if not prompts.get(needed):
             p.add(_line(raw, "system_prompts"), f"paths.system_prompts.{needed} is missing")
     # Intent categories: the tool's own `category:`, else paths.tool_categories, else the default.
@@ -270,7 +285,7 @@ def load_path_config(domain: Domain, *, date_lexicon=None) -> PathConfig:
     meta_names = {m.name for m in meta_tools}
     for t in domain.tools:
         cat = tool_categories[t.name]
-        if classifier and cat not in classifier:
+        if classifier and (cat or modes) and cat not in classifier:
             tp.add(None, f"tool {t.name}: category {cat!r} is not one of {', '.join(c for c in classifier if c != GENERAL_CHAT)}")
         pipeline = t.extra.get("pipeline")
         pl = _line(pipeline)

@@ -63,12 +63,10 @@ def cost_profile(router, *, today: date | str | None = None, capable_share: floa
     sample = statistics.median([len(ex) for t in router.domain.tools for _, ex in t.examples] or [40])
     question = "x" * int(sample)
     novel = []
-    for mode in cfg.categories:
-        if mode == GENERAL_CHAT:
-            continue
+    for mode in cfg.answer_categories:
         tools = cfg.tools_for(mode)
         for tier, weight in (("cheap", 1 - share), ("capable", share)):
-            e = estimate_cost(cfg, cfg.models[tier], system=cfg.system_prompts[mode], user=question, tools=tools, answer_tokens=cfg.answer_tokens["llm"], tool_call=True)
+            e = estimate_cost(cfg, cfg.models[tier], system=cfg.system_prompt(mode), user=question, tools=tools, answer_tokens=cfg.answer_tokens["llm"], tool_call=True)
             novel.append((e, weight))
     total_w = sum(w for _, w in novel) or 1.0
     novel_avg = {
@@ -81,7 +79,7 @@ def cost_profile(router, *, today: date | str | None = None, capable_share: floa
     chat = estimate_cost(cfg, cfg.models["cheap"], system=cfg.system_prompts[GENERAL_CHAT], user=question, tools=(), answer_tokens=cfg.answer_tokens[GENERAL_CHAT])
     every = _every_tool_schemas(router.domain, cfg)
     capable = cfg.models["capable"]
-    tokens_in = cfg.message_overhead_tokens + estimate_tokens(cfg.system_prompts[cfg.default_category]) + estimate_tokens(question) + sum(estimate_tokens(s) for s in every)
+    tokens_in = cfg.message_overhead_tokens + estimate_tokens(cfg.system_prompt(cfg.default_category)) + estimate_tokens(question) + sum(estimate_tokens(s) for s in every)
     tokens_out = cfg.answer_tokens["llm"] + cfg.tool_call_tokens
     prefix = tokens_in - estimate_tokens(question)
     cached = prefix if cfg.cache_min_tokens and prefix >= cfg.cache_min_tokens else 0

@@ -107,11 +107,12 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
         likely = _likely_outputs(candidates, thresholds.get("low", router.thresholds.low), router, cfg, category)
         enrichments = cfg.enrichments_for(likely) if category != GENERAL_CHAT else []
         answer = cfg.answer_tokens[GENERAL_CHAT if category == GENERAL_CHAT else "llm"]
-        estimate = estimate_cost(cfg, model, system=cfg.system_prompts[category], user=text, tools=tools_sent, answer_tokens=answer, tool_call=bool(tools_sent))
+        estimate = estimate_cost(cfg, model, system=cfg.system_prompt(category), user=text, tools=tools_sent, answer_tokens=answer, tool_call=bool(tools_sent))
         tier, model_reason = model.tier, choice.reason
-        classifier = {"category": category, "hits": c.hits, "reason": c.reason}
+        classifier = {"category": category or None, "hits": c.hits, "reason": c.reason}
         classified_by = c.reason
         enrichment_source = "predicted from the likely intents' output" if enrichments else ""
+    category = category or None  # a domain without modes: no mode category
     log.emit("route_classified", status=status.value, category=category, path=path.value, reason=classified_by)
     log.emit("tools_filtered", count=len(tools_sent), tools=list(tools_sent))
     responses: list[dict] = []

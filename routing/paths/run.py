@@ -31,7 +31,7 @@ def build_request(router, result: RouteResult, *, model_name: str | None = None)
         return ChatRequest(model, ({"role": "system", "content": cfg.system_prompts["format"]}, {"role": "user", "content": user}), cache_style=cfg.cache_style)
     category = result.category or cfg.default_category
     tools = tuple(cfg.schemas[t] for t in result.tools_sent if t in cfg.schemas)
-    messages = ({"role": "system", "content": cfg.system_prompts.get(category, "")}, {"role": "user", "content": text})
+    messages = ({"role": "system", "content": cfg.system_prompt(category)}, {"role": "user", "content": text})
     return ChatRequest(model, messages, tools, cache_style=cfg.cache_style)
 
 
