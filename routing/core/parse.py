@@ -63,6 +63,19 @@ _number = number
 # ---------------------------------------------------------------- shared words
 
 
+def _one_words(block: dict, section: str, c: Any, lang: str) -> list[str]:
+    """A words.yaml list whose entries must each be one word (`negations`, `value_markers`); any other is
+    reported at its section's line."""
+    out = []
+    for w in _as_str_list(block.get(section), c, _line(block, section), f"{lang}.{section}"):
+        key = words(w)
+        if len(key) != 1:
+            c.add(_line(block, section), f"{lang}.{section}: {w!r} must be one word")
+            continue
+        out.append(key[0])
+    return out
+
+
 def parse_language_words(data: Any, label: str) -> LanguageWords:
     c = _Collector(label)
     stop: set[str] = set()
@@ -101,20 +114,11 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
             for strength_name, strength in (("strong", 1.0), ("weak", 0.5)):
                 for verb in _as_str_list(verbs.get(strength_name), c, _line(verbs, strength_name), f"{lang}.actions.{kind}.{strength_name}"):
                     actions.append((words(verb), kind, strength))
-        for w in _as_str_list(block.get("negations"), c, _line(block, "negations"), f"{lang}.negations"):
-            key = words(w)
-            if len(key) != 1:
-                c.add(_line(block, "negations"), f"{lang}.negations: {w!r} must be one word")
-                continue
-            negations.add(key[0])
-            if after:
-                negations_after.add(key[0])
-        for w in _as_str_list(block.get("value_markers"), c, _line(block, "value_markers"), f"{lang}.value_markers"):
-            key = words(w)
-            if len(key) != 1:
-                c.add(_line(block, "value_markers"), f"{lang}.value_markers: {w!r} must be one word")
-                continue
-            markers.add(key[0])
+        said = _one_words(block, "negations", c, lang)
+        negations.update(said)
+        if after:
+            negations_after.update(said)
+        markers.update(_one_words(block, "value_markers", c, lang))
         for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes"):
             suffix, _, repl = rule.partition(">")
             suffixes.append((suffix.strip().casefold(), repl.strip().casefold()))
