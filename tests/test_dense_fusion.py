@@ -102,6 +102,10 @@ def test_off_topic_question_on_a_tiny_descriptions_catalog_is_not_found(lexicon_
         f = router.fusion(router.index.analyze(question, today=assistant_today()))
         assert f.known == 0.0 and f.lexical and f.lexical[0][1] > 0.15  # the lexical list has a sum, of unknown words
         assert router.route(question, today=TODAY).status.value == "not_found", question
+    # a shared verb ("which": the languages' word, not the catalog's) gives the lexical floor no ground
+    question = "which team won the football match yesterday"
+    f = router.fusion(router.index.analyze(question, today=assistant_today()))
+    assert not f.knows_word and router.route(question, today=TODAY).status.value == "not_found"
     assert router.route("book me a plane ticket to Paris", today=TODAY).candidates[0]["name"] == "bookFlight"
     assert router.route("book me a plane ticket to Paris", today=TODAY).status.value in ("activated", "multiple_matches")
     sure = router.route("translate this text into another language", today=TODAY)

@@ -45,7 +45,7 @@ FEATURES = ("top", "margin", "known", "length", "negative", "learned", "semantic
 MIN_CASES = 30
 FOLDS = 5
 CACHE_FILE = ".calibration.json"
-VERSION = 8  # bump when the features or the fit change: older caches are refitted
+VERSION = 9  # bump when the features or the fit change: older caches are refitted (9: fitted before the sole lift)
 NEGATIVE_LABELS = frozenset({"oos", "none", "", "out_of_scope", "negative"})
 
 
@@ -103,17 +103,31 @@ class NearestNegatives:
         return max(dots.values(), default=0.0)
 
 
+def _known(u, index) -> bool:
+    return u.role != "literal" or u.key in index.example_vocab or index._fold_example_key(u.key) is not None
+
+
+def known_share(a: "QueryAnalysis", index: "RouterIndex") -> float:
+    """The share of a question's content words (terms, literals, verbs) the domain knows."""
+    content = [u for u in a.units if u.role in ("concept", "literal", "action")]
+    return sum(_known(u, index) for u in content) / len(content) if content else 0.0
+
+
+def knows_a_word(a: "QueryAnalysis", index: "RouterIndex") -> bool:
+    """Whether the domain knows a term or literal of the question: a shared verb ("which", "show") is
+    the languages' word, not the catalog's."""
+    return any(_known(u, index) for u in a.units if u.role in ("concept", "literal"))
+
+
 def features(a: "QueryAnalysis", scored: list["Scored"], index: "RouterIndex", negatives: NearestNegatives | None) -> list[float]:
     top = scored[0].raw if scored else 0.0
     second = scored[1].raw if len(scored) > 1 else 0.0
-    content = [u for u in a.units if u.role in ("concept", "literal", "action")]
-    known = sum(u.role != "literal" or u.key in index.example_vocab or index._fold_example_key(u.key) is not None for u in content)
-    known_share = known / len(content) if content else 0.0
+    content = sum(u.role in ("concept", "literal", "action") for u in a.units)
     negative = negatives.cosine(index.example_features(a.keys)) if negatives else 0.0
     parts = scored[0].breakdown if scored else {}
     # what the embedding-based signals gave the leader (0 where a domain does not weigh them): a
     # model trained on in-domain examples is sure of something even off-topic, less so than on-topic
-    return [top, top - second, known_share, math.log1p(len(content)), negative, parts.get("learned", 0.0), parts.get("semantic", 0.0)]
+    return [top, top - second, known_share(a, index), math.log1p(content), negative, parts.get("learned", 0.0), parts.get("semantic", 0.0)]
 
 
 # ---------------------------------------------------------------- fitting
@@ -231,13 +245,13 @@ def load_or_fit(router, negatives: NearestNegatives | None) -> Calibrator | None
     cases_today = calibration_cases_cached[0] if calibration_cases_cached else None
     for case in calibration_cases_cached:
         a = router.index.analyze(case.query, today=router_today(case))
-        scored = router.score(a, top=2)
+        scored = router.score(a, top=2, lift=False)  # as calibrate() sees them: before routing.core.sole's lift
         xs.append(features(a, scored, router.index, negatives))
         raw.append(scored[0].raw if scored else 0.0)
         ys.append(int(bool(case.tool) and bool(scored) and router.index.tools[scored[0].tool].name == case.tool))
     for query in off_topic_questions(router, [c for c in calibration_cases_cached if c.tool]):
         a = router.index.analyze(query, today=router_today(cases_today))
-        scored = router.score(a, top=2)
+        scored = router.score(a, top=2, lift=False)  # as calibrate() sees them: before routing.core.sole's lift
         xs.append(features(a, scored, router.index, negatives))
         raw.append(scored[0].raw if scored else 0.0)
         ys.append(0)

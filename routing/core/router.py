@@ -238,9 +238,11 @@ class Router:
             **planned,
         )
 
-    def score(self, a: QueryAnalysis, *, top: int = MAX_WEAK, regex_timeouts: list[str] | None = None) -> list[Scored]:
+    def score(self, a: QueryAnalysis, *, top: int = MAX_WEAK, regex_timeouts: list[str] | None = None,
+              lift: bool = True) -> list[Scored]:
         """The best `top` candidates, best first, each with its full score breakdown (regexes
-        that ran out of time are added to `regex_timeouts` when given)."""
+        that ran out of time are added to `regex_timeouts` when given; `lift=False`: before the lifts of
+        routing.core.sole, as a labelled calibration is fitted and applied)."""
         w, signals, timeouts = self._signals(a)
         if regex_timeouts is not None:
             regex_timeouts.extend(timeouts)
@@ -249,9 +251,13 @@ class Router:
         else:
             scored = combine(self.index, w, *signals, top=max(top, 2),
                              content_terms=content_terms(a) if w.agreement > 0 else 0)
+        scored = self.calibrate(a, scored)
+        if not lift:
+            return scored[:top]
         th, tools = self._thresholds(None), self.index.tools  # terms all pointing to one tool (routing.core.sole)
-        scored = lift_sole_tool(self.calibrate(a, scored), list(a.concepts), tools, th.medium, th.high)
-        return lift_sole_writer(scored, list(a.concepts), [k for k, _ in a.actions], tools, w.explicit_kinds, th.medium, th.high)[:top]
+        terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
+        scored = lift_sole_tool(scored, terms, tools, th.medium, th.high, th.margin)
+        return lift_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, th.medium, th.high, th.margin)[:top]
 
     def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
         """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out);
@@ -285,7 +291,8 @@ class Router:
         ranked = self.dense.rank(a.text, dn.DEPTH, vector=vector, exclude_tool=exclude_tool, exclude_row=exclude_row)
         known = dn.known_share(a, index or self.index)  # the fusion's policy: routing.semantic.dense.FusionPolicy
         fused = self.dense.policy.fuse(lexical, ranked, known)
-        return dn.Fusion(lexical=lexical, ranked=ranked, fused=fused, order=dn.fused_order(fused, self.index.tools), known=known)
+        return dn.Fusion(lexical=lexical, ranked=ranked, fused=fused, order=dn.fused_order(fused, self.index.tools), known=known,
+                         knows_word=dn.knows_a_word(a, index or self.index))
 
     def _fused(self, a, w, keyword, action, pattern, example, semantic, learned, *, top: int) -> list[Scored]:
         """The lexical list (combine's order) and the dense list, fused by z-scores; each
@@ -309,7 +316,7 @@ class Router:
             from routing.semantic.dense_calibration import apply_probability, floored
 
             # Never below the top tool's lexical sum where the catalog knows a word of the question (dense_calibration.floored).
-            p = floored(self.dense_calibration.probability(f), lexical_view[0].confidence if lexical_view else 0.0, f.known,
+            p = floored(self.dense_calibration.probability(f), lexical_view[0].confidence if lexical_view else 0.0, f.knows_word,
                         len(self.index.tools))
             scored = apply_probability(scored, p, f)
         return scored

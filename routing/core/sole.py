@@ -7,7 +7,8 @@ and `expense`, both top_expenses's own keywords; expense_summary has `expense`, 
 `top`, neither both. The summed score can still land in the middle band (unknown words such as
 "where" and "nowadays" dilute the share the terms explain), and the answer was a choice where
 nothing was left to choose. Such a leader is lifted to the domain's `high` threshold (the `sole` part of the score
-breakdown); the margin over the runner-up is still checked by the tier rule.
+breakdown), only where it already leads the runner-up by the domain's margin (a near-tie stays a
+choice). Terms read through a spelling correction (fuzzy) do not count.
 
 Only tools with explicit keywords (a hand-written lexicon) take part: an imported domain's
 name-derived terms say too little to call a request unambiguous.
@@ -29,12 +30,21 @@ from routing.core.scoring import Scored
 MIN_TERMS = 2  # one term alone is what the bands already weigh
 
 
-def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequence, medium: float, high: float) -> list[Scored]:
+def _leads(scored: list[Scored], medium: float, high: float, margin: float) -> bool:
+    """The leader is in the middle band and already leads by the margin: a lift settles a question the
+    scores have answered, never a near-tie (a runner-up strong on examples or meaning)."""
+    top = scored[0].confidence
+    second = scored[1].confidence if len(scored) > 1 else 0.0
+    return medium <= top < high and round(top - second, 4) >= round(margin, 4)
+
+
+def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequence, medium: float, high: float,
+                   margin: float) -> list[Scored]:
     """`scored` with its leader at `high` when the query's terms all point to it alone (see above)."""
     if not scored or len(set(concepts)) < MIN_TERMS:
         return scored
     top = scored[0]
-    if not (medium <= top.confidence < high):
+    if not _leads(scored, medium, high, margin):
         return scored
     terms = set(concepts)
     leader = tools[top.tool]
@@ -46,13 +56,13 @@ def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequenc
 
 
 def lift_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: Sequence[str], tools: Sequence,
-                     write_kinds: Sequence[str], medium: float, high: float) -> list[Scored]:
+                     write_kinds: Sequence[str], medium: float, high: float, margin: float) -> list[Scored]:
     """`scored` with its leader at `high` when only write verbs ask and it is the one write tool
     holding any of the query's terms (see above)."""
     if not scored or not concepts or not verb_kinds or not set(verb_kinds) <= set(write_kinds):
         return scored
     top = scored[0]
-    if not (medium <= top.confidence < high) or tools[top.tool].kind not in write_kinds:
+    if not _leads(scored, medium, high, margin) or tools[top.tool].kind not in write_kinds:
         return scored
     terms = set(concepts)
     writers = [i for i, t in enumerate(tools)

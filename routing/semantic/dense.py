@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from routing.core.calibration import known_share, knows_a_word  # noqa: F401  (one count, shared)
+
 from routing.core.cachefile import write_cache
 from routing.core.enrich import tool_documents
 
@@ -76,6 +78,7 @@ class Fusion:
     fused: dict[int, float]
     order: list[int]
     known: float = 1.0  # the share of the question's content words the catalog knows (known_share)
+    knows_word: bool = True  # whether it knows a term or literal of it (knows_a_word): the floor's condition
 
 
 @dataclass(frozen=True)
@@ -140,20 +143,11 @@ def choose_policy(fragments: int, lexical_right: int, dense_right: int, fallback
                         fragments, round(lexical_right / fragments, 4), round(dense_right / fragments, 4))
 
 
-def known_share(a, index) -> float:
-    """The share of a question's content words the catalog knows (as the labelled calibration's feature)."""
-    content = [u for u in a.units if u.role in ("concept", "literal", "action")]
-    if not content:
-        return 0.0
-    known = sum(u.role != "literal" or u.key in index.example_vocab or index._fold_example_key(u.key) is not None
-                for u in content)
-    return known / len(content)
-
-
 def refuse(f: Fusion, policy: FusionPolicy, names) -> Fusion:
     """The same two lists fused under another policy."""
     fused = policy.fuse(f.lexical, f.ranked, f.known)
-    return Fusion(lexical=f.lexical, ranked=f.ranked, fused=fused, order=fused_order(fused, names), known=f.known)
+    return Fusion(lexical=f.lexical, ranked=f.ranked, fused=fused, order=fused_order(fused, names), known=f.known,
+                  knows_word=f.knows_word)
 
 
 def fused_order(fused: dict[int, float], names) -> list[int]:

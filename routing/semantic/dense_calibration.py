@@ -116,9 +116,10 @@ def features(f) -> list[float]:
     return [z, margin, cosine, cos_margin, lexical, lex_margin, agree]
 
 
-def floored(p: float, lexical: float, known: float, n_tools: int) -> float:
+def floored(p: float, lexical: float, knows_word: bool, n_tools: int) -> float:
     """The calibrated probability, never below the top tool's lexical sum where the catalog knows a word
-    of the question (`known`: the share it knows). The synthetic questions are harder than real ones at
+    of the question (`knows_word`: a term or literal it knows; a shared verb such as "which" is the
+    languages', not the catalog's). The synthetic questions are harder than real ones at
     the low end: without a floor Seal-Tools dev sent 31 % of its right-first answers to not_found (25 %
     with the floor only where both lists agree), and the capped dense value is no floor (it lifts any
     text). Not where it knows none: a small catalog's BM25 and static-embedding sums give an off-topic
@@ -129,7 +130,7 @@ def floored(p: float, lexical: float, known: float, n_tools: int) -> float:
     tools: what picking a tool at random would give a question the catalog covers) says the question is
     likely none of the catalog's: 0, not_found (a 4-tool catalog's fit gave "who won the football match
     yesterday" 0.08-0.11, a weak match or not by a hair as the shared word lists changed)."""
-    if known > 0:
+    if knows_word:
         return max(p, lexical)
     return p if p > 1.0 / max(n_tools, 1) else 0.0
 
