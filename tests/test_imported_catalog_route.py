@@ -129,3 +129,9 @@ def test_the_card_of_a_question_without_a_value_shows_no_made_up_value_nor_cfo(p
 def test_the_card_shows_a_value_the_question_holds(playground):
     shown = _card("stock price of AAPL")
     assert any("symbol=AAPL" in m for m in shown if m.startswith("Parameters:"))
+
+
+def test_a_dated_off_topic_question_on_a_catalog_speaks_of_its_tools_not_business_data(playground):
+    shown = _card("which team won the football match yesterday")
+    assert any("names a date but nothing a tool of this domain answers" in m for m in shown)
+    assert not any("business" in m for m in shown)

@@ -177,9 +177,9 @@ def _card_body(result: dict, entry: dict, *, key: str, latest: bool, charts: boo
     elif error:
         render_error(error)
     elif badge_key == "chat":
-        st.markdown("Small talk: no business tool is needed; a model would simply reply.")
+        st.markdown("Small talk: no tool is needed; a model would simply reply.")
     elif badge_key == "dates_only":
-        st.markdown("The question names a date but no business data; the range it means is below.")
+        st.markdown("The question names a date but nothing a tool of this domain answers; the range it means is below.")
     elif status != "needs_clarification":
         st.markdown(md_escape(result.get("message", "")))
     for c in result.get("corrections") or []:
