@@ -131,6 +131,11 @@ class RouterIndex:
                 key = words(form)
                 if key:
                     table[key]["concept"] = canonical
+        # A phrase the lexicon lists inflected ("page views") is also read uninflected ("page view"): a
+        # query's inflected word folds onto a known word, never the reverse. Never over a phrase the
+        # lexicon lists itself.
+        for key, form in list(_uninflected_forms(table, d.words.suffixes)):
+            table.setdefault(key, {"concept": form})
         for verb, kind, strength in d.words.actions:
             entry = table[verb].setdefault("kinds", {})
             entry[kind] = max(entry.get(kind, 0.0), STRONG_VERB if strength >= 1.0 else WEAK_VERB)
@@ -498,6 +503,22 @@ class RouterIndex:
 
     def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
         return group_units(self, tokens, in_date, corrected, text)
+
+
+def _uninflected_forms(table: dict, suffixes):
+    """(key, concept) for each concept phrase of two or more words in `table` whose last word ends with one of the
+    language's suffixes, with that word unsuffixed (a stem of three letters at least), where
+    `table` has no entry of that key."""
+    for key, entry in list(table.items()):
+        concept = entry.get("concept")
+        if not concept or len(key) < 2:  # one word alone: its bare form may be another word ("goods", "good")
+            continue
+        last = key[-1]
+        for suffix, repl in suffixes:
+            if last.endswith(suffix) and len(last) - len(suffix) >= 3:
+                variant = key[:-1] + (last[: len(last) - len(suffix)] + repl,)
+                if variant not in table:
+                    yield variant, concept
 
 
 def _remember(cache: dict, key: str, value):

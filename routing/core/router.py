@@ -18,7 +18,7 @@ from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
 from routing.core.model import Domain, Thresholds
 from routing.core.params import suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
-from routing.core.sole import lift_sole_tool, lift_sole_writer
+from routing.core.sole import lift_sole_tool, lift_sole_writer, lift_whole_question
 from routing.core.scoring import (
     Scored,
     Signal,
@@ -257,6 +257,7 @@ class Router:
         th, tools = self._thresholds(None), self.index.tools  # terms all pointing to one tool (routing.core.sole)
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
         scored = lift_sole_tool(scored, terms, tools, th.medium, th.high, th.margin)
+        scored = lift_whole_question(scored, signals[0], tools, th.medium, th.high, th.margin)
         return lift_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, th.medium, th.high, th.margin)[:top]
 
     def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
@@ -270,7 +271,10 @@ class Router:
         semantic = score_semantic(a, index, encoder or self.encoder) if w.semantic > 0 else {}
         learned_model = learned_model or self.learned
         learned = learned_model.score(a) if learned_model is not None else {}
-        action = score_action(a, index, w)
+        # The kind fitting the verb is evidence about a subject: a question naming nothing the domain knows
+        # (no term, idiom, date, number or name: "thanks a lot ji, bahut help hui") gets no points for it.
+        names_something = a.concepts or patterns.by_tool or a.dates or a.names or any(u.role == "number" for u in a.units)
+        action = score_action(a, index, w) if names_something else {}
         return w, (keyword, action, patterns.by_tool, example, semantic, learned), patterns.timeouts
 
     def fusion(self, a: QueryAnalysis, *, vector=None, exclude_tool: int | None = None, exclude_row: int | None = None,

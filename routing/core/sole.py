@@ -23,11 +23,12 @@ with it (tools, power_gateway) sees the lifted leader.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from routing.core.scoring import Scored
 
 MIN_TERMS = 2  # one term alone is what the bands already weigh
+WHOLE = 0.999  # a keyword share this high: nothing of the question is left unexplained
 
 
 def _leads(scored: list[Scored], medium: float, high: float, margin: float) -> bool:
@@ -48,11 +49,15 @@ def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequenc
         return scored
     terms = set(concepts)
     leader = tools[top.tool]
-    if not leader.keywords or not terms <= set(leader.keywords):
+    own_terms = terms & set(leader.keywords)
+    # what the tool is, at least as much as what it relates to (a comparison of two related topics is no request for it)
+    if not leader.keywords or len(own_terms) * 2 < len(terms) or not terms <= set(leader.keywords) | set(leader.related):
         return scored
     if any(terms <= set(t.keywords) | set(t.related) for i, t in enumerate(tools) if i != top.tool):
         return scored
-    return [_lift(top, high, "sole", f"sole: every term is {leader.name}'s own"), *scored[1:]]
+    own = own_terms == terms
+    return [_lift(top, high, "sole", f"sole: every term is {leader.name}'s own" if own else
+                  f"sole: {leader.name} alone holds every term"), *scored[1:]]
 
 
 def lift_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: Sequence[str], tools: Sequence,
@@ -70,6 +75,22 @@ def lift_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: 
     if writers != [top.tool]:
         return scored
     return [_lift(top, high, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}"), *scored[1:]]
+
+
+def lift_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools: Sequence, medium: float, high: float,
+                        margin: float) -> list[Scored]:
+    """`scored` with its leader at `high` when its terms explain the whole question (every word the
+    lexicon knows is its term, every other word an argument its kind takes: "is there an invoice for
+    exactly 4,750,000", "do we sell a product called Teh Hijau Premium") and no other tool's do."""
+    if not scored or not _leads(scored, medium, high, margin):
+        return scored
+    top = scored[0]
+    mine = keyword.get(top.tool)
+    if mine is None or not mine.own or mine.fuzzy_hits or mine.value < WHOLE or not tools[top.tool].keywords:
+        return scored
+    if any(s.value >= WHOLE for t, s in keyword.items() if t != top.tool):
+        return scored
+    return [_lift(top, high, "sole", f"sole: {tools[top.tool].name} alone explains the whole question"), *scored[1:]]
 
 
 def _lift(top: Scored, high: float, signal: str, why: str) -> Scored:

@@ -132,9 +132,12 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
         return (i not in used and i not in blocked and forms[i][-1] not in players.name_words and forms[i][-1].isalpha()
                 and len(w) >= 3 and forms[i][-1] not in index.known)
 
+    # A rare word in lower case right after a named player says what the player does ("is Emre Yildiz
+    # underperforming his xG"), it is no second name; elsewhere ("okafor vs mbappe") it is one.
+    after_player = {m.last for m in mentions}
     unknown_at = [
         i for i, w in enumerate(words)
-        if _could_be_name(i, w) and (w in capitalised or _rare(forms[i][-1], index.domain.settings.languages))
+        if _could_be_name(i, w) and (w in capitalised or i not in after_player and _rare(forms[i][-1], index.domain.settings.languages))
     ]
     introduced = {i for i, w in enumerate(words) if _could_be_name(i, w) and _named_after(i)}
     unknown_at = sorted(set(unknown_at) | introduced)

@@ -1,0 +1,129 @@
+"""Issue 22, held-out set 8 round: the general rules set 8's misses pointed at (set 8 was written by a
+helper from the design documents and the tools' one-line descriptions and measured first), each
+checked as a user sees it, on phrasings that are not in set 8: the tool or power chosen, the tier, the
+error code. Set 8 itself is measured with `python -m routing eval --golden lexicons/D/heldout8.yaml`."""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+from routing.core.index import _uninflected_forms
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def accounting():
+    return load_router("accounting")
+
+
+@pytest.fixture(scope="module")
+def cfo():
+    return load_router("cfo")
+
+
+@pytest.fixture(scope="module")
+def powers():
+    return load_router("powers")
+
+
+@pytest.fixture(scope="module")
+def football():
+    return load_router("football")
+
+
+def _route(router, query):
+    return router.route(query, today=TODAY).to_dict()
+
+
+# ------------------------------------------------------------ tools design: one tool explains the whole question
+
+@pytest.mark.parametrize("query, tool", [
+    ("any invoice worth exactly 3,200,000?", "invoice_search"),   # the amount is what the search looks for
+    ("is there an item named Gula Aren 1kg in our catalogue?", "product_search"),  # item: a product
+])
+def test_a_question_one_tool_explains_whole_is_activated(accounting, query, tool):
+    r = _route(accounting, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+    assert r["path"] == "fast"
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("which supplier has the phone number of Budi", "contact_search"),
+    ("which customer uses the address Jalan Merdeka 10", "contact_search"),
+])
+def test_terms_only_one_tool_holds_with_its_own_keyword_activate_it(accounting, query, tool):
+    # customer / supplier are contact_search's own keywords, contact_info (phone, address) its related
+    # term; contact_list holds the first but not the second: nothing is left to choose
+    r = _route(accounting, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+    assert r["matches"][0]["score_breakdown"].get("sole", 0) > 0
+
+
+def test_000s_ambiguous_question_stays_a_choice(accounting):
+    # shared/seeds 000: "show invoices" returns the matching tools, it picks none
+    r = _route(accounting, "show invoices")
+    assert r["status"] == "multiple_matches"
+    assert {"invoice_list", "invoice_search"} <= {m["name"] for m in r["matches"]} | {c["name"] for c in r["candidates"][:3]}
+
+
+def test_two_related_topics_do_not_activate_the_tool_relating_them(cfo):
+    # revenue and expense are profit_and_loss's related terms, profit its own: a comparison for the
+    # LLM path (002), not a request for the report
+    r = _route(cfo, "compare sales and expenses for the last 3 months and explain why profit fell")
+    assert r["status"] != "activated" and r["path"] == "llm"
+
+
+# ------------------------------------------------------------ tools design: a verb alone names no subject
+
+def test_small_talk_naming_nothing_the_domain_knows_gets_no_points_for_its_kind(cfo):
+    # no term, idiom, date, number or name: the kind that fits "no verb" is no evidence of a tool
+    # (it gave every tool 0.15, and a word shared with one example made small talk a weak match)
+    r = _route(cfo, "you guys are awesome, bahut mast")
+    assert r["status"] == "not_found" and r["matches"] == []
+    assert all("action" not in c["score_breakdown"] for c in r["candidates"])
+
+
+def test_a_request_with_a_known_term_still_gets_its_kind(cfo):
+    r = _route(cfo, "show me the balance sheet")
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "balance_sheet"
+    assert r["matches"][0]["score_breakdown"].get("action", 0) > 0
+
+
+# ------------------------------------------------------------ a phrase listed inflected is read bare too
+
+def test_a_phrase_listed_in_the_plural_is_read_in_the_singular(powers):
+    # synonyms.yaml lists "page views" (traffic): "page view" is the same term, not "page" + the verb "view"
+    r = _route(powers, "daily page view count for the blog")
+    assert r["status"] == "activated" and r["power"]["name"] == "analytics"
+    assert any(t["key"] == "traffic" for t in r["tokens"])
+
+
+def test_uninflected_forms_keep_every_listed_entry_and_single_words():
+    table = {("page", "views"): {"concept": "traffic"}, ("news",): {"concept": "feed"}, ("new",): {"kinds": {"create": 1}},
+             ("sales", "invoices"): {"concept": "invoice"}, ("sales", "invoice"): {"concept": "sale_doc"}}
+    found = dict(_uninflected_forms(table, [("s", ""), ("es", "")]))
+    assert found[("page", "view")] == "traffic"
+    assert ("new",) not in found and ("sales", "invoice") not in found  # one word alone, and a phrase the lexicon lists
+
+
+# ------------------------------------------------------------ football: a rare word after a player is no name
+
+def test_a_rare_word_right_after_a_named_player_is_no_second_name(football):
+    r = _route(football, "is Okafor overperforming his xG this season")
+    assert r["status"] == "activated" and r["intent"] == "deep" and r["error"] is None
+
+
+def test_an_unknown_player_after_vs_is_still_player_not_found(football):
+    r = _route(football, "okafor vs mbappe")
+    assert r["status"] == "not_found" and r["error"]["code"] == "PLAYER_NOT_FOUND"
+
+
+def test_how_has_a_two_word_name_been_doing_is_surface(football):
+    r = _route(football, "how has Chidi Okafor been doing")
+    assert r["status"] == "activated" and r["intent"] == "surface"
+
+
+def test_how_is_a_three_word_topic_doing_is_no_football_question(football):
+    r = _route(football, "how is the stock market doing")
+    assert r["status"] == "not_found"
