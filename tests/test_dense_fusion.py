@@ -127,6 +127,12 @@ def test_where_the_catalog_knows_no_word_a_probability_at_or_below_chance_is_not
     assert dc.floored(0.2, 0.4, 0.5, 4) == 0.4  # a known word: the lexical floor, not chance
 
 
+def test_where_the_catalog_knows_no_word_the_dense_list_alone_makes_at_best_a_weak_match():
+    assert dc.floored(0.91, 0.0, False, 5, 0.2) == 0.2
+    assert dc.floored(0.15, 0.0, False, 5, 0.2) == 0.0  # at or below chance (1 in 5): not_found
+    assert dc.floored(0.91, 0.3, True, 5, 0.2) == 0.91  # a word it knows: the fit, never below the lexical sum
+
+
 def test_held_out_examples_are_scored_by_a_learned_model_that_never_saw_them(lexicon_root, tmp_path):
     """A fused domain with a learned model (70 tools x 3 examples: >= 200 examples, < 4 a tool): the
     calibration's held-out example questions get their lexical list from a model retrained without them,

@@ -135,3 +135,17 @@ def test_a_dated_off_topic_question_on_a_catalog_speaks_of_its_tools_not_busines
     shown = _card("which team won the football match yesterday")
     assert any("names a date but nothing a tool of this domain answers" in m for m in shown)
     assert not any("business" in m for m in shown)
+
+
+@pytest.mark.parametrize("query", ["convert 100 dollars to euros", "what's the capital of france"])
+def test_a_question_in_words_the_catalog_never_uses_is_at_best_a_weak_match(travel, query):
+    # the dense list alone speaks there; the 5-tool catalog's synthetic fit read the first as
+    # getStockPrice at 0.91, an activation of a tool that cannot convert currencies
+    r = route(travel, "travel", query)
+    assert r["status"] in ("weak_matches", "not_found")
+    assert all(m["confidence"] < r["thresholds"]["medium"] for m in r["matches"])
+
+
+def test_the_catalogs_own_words_are_still_answered(travel):
+    r = route(travel, "travel", "book me a plane ticket to Paris")
+    assert r["status"] in ("activated", "multiple_matches") and r["matches"][0]["name"] == "bookFlight"

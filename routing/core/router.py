@@ -321,7 +321,7 @@ class Router:
 
             # Never below the top tool's lexical sum where the catalog knows a word of the question (dense_calibration.floored).
             p = floored(self.dense_calibration.probability(f), lexical_view[0].confidence if lexical_view else 0.0, f.knows_word,
-                        len(self.index.tools))
+                        len(self.index.tools), self.dense_cap)
             scored = apply_probability(scored, p, f)
         return scored
 

@@ -116,7 +116,7 @@ def features(f) -> list[float]:
     return [z, margin, cosine, cos_margin, lexical, lex_margin, agree]
 
 
-def floored(p: float, lexical: float, knows_word: bool, n_tools: int) -> float:
+def floored(p: float, lexical: float, knows_word: bool, n_tools: int, dense_only: float = 1.0) -> float:
     """The calibrated probability, never below the top tool's lexical sum where the catalog knows a word
     of the question (`knows_word`: a term or literal it knows; a shared verb such as "which" is the
     languages', not the catalog's). The synthetic questions are harder than real ones at
@@ -129,10 +129,14 @@ def floored(p: float, lexical: float, knows_word: bool, n_tools: int) -> float:
     dev 9.7 -> 14.0 %.) And where it knows none, a probability at or below chance (one in the catalog's
     tools: what picking a tool at random would give a question the catalog covers) says the question is
     likely none of the catalog's: 0, not_found (a 4-tool catalog's fit gave "who won the football match
-    yesterday" 0.08-0.11, a weak match or not by a hair as the shared word lists changed)."""
+    yesterday" 0.08-0.11, a weak match or not by a hair as the shared word lists changed). Above chance,
+    where it knows no word the dense list alone speaks, and alone it makes at best a weak match, as
+    uncalibrated (`dense_only`: Router.dense_cap): a small catalog's fit on its few synthetic questions
+    read "convert 100 dollars to euros" (cosine 0.28 to getStockPrice, 5 tools) as 0.91, an activation,
+    and "what's the capital of france" as 0.72; an in-scope "fly to rome next friday" had cosine 0.25."""
     if knows_word:
         return max(p, lexical)
-    return p if p > 1.0 / max(n_tools, 1) else 0.0
+    return min(p, dense_only) if p > 1.0 / max(n_tools, 1) else 0.0
 
 
 def apply_probability(scored: list, p: float, f) -> list:
