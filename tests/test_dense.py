@@ -147,12 +147,44 @@ def test_the_environment_sets_the_default_and_a_domain_setting_wins(lexicon_root
     assert Router.load("shop", lexicon_root).describe()["confidence"]["dense"]["encoder"] == "static:minilm-tokenlearn"
 
 
+@needs_encoder
+def test_auto_takes_the_transformer_for_a_small_catalog(lexicon_root, monkeypatch):
+    """The default (no setting, no environment): a catalog of a few texts gets the transformer, and
+    describe() says why; the same catalog asked for the table keeps it."""
+    monkeypatch.delenv("ROUTING_DENSE_ENCODER", raising=False)
+    import_catalog(lexicon_root)
+    made = Router.load("shop", lexicon_root).describe()["confidence"]["dense"]
+    assert made["encoder"] == "transformer:minilm-l6" and made["encoder_why"].startswith("auto: ")
+    set_encoder(lexicon_root, "static")
+    assert Router.load("shop", lexicon_root).describe()["confidence"]["dense"]["encoder"] == "static:minilm-tokenlearn"
+
+
+def test_auto_keeps_the_token_table_for_a_large_catalog(lexicon_root, monkeypatch):
+    """Above AUTO_TRANSFORMER_MAX_TEXTS texts the table's speed is kept, built or not, and said."""
+    monkeypatch.delenv("ROUTING_DENSE_ENCODER", raising=False)
+    monkeypatch.setattr(dense, "AUTO_TRANSFORMER_MAX_TEXTS", 2)
+    import_catalog(lexicon_root)
+    made = Router.load("shop", lexicon_root).describe()["confidence"]["dense"]
+    assert made["encoder"] == "static:minilm-tokenlearn"
+    assert "more than the 2 the transformer takes by default" in made["encoder_why"]
+
+
+def test_auto_without_the_built_transformer_says_so_and_uses_the_table(lexicon_root, monkeypatch, tmp_path):
+    from routing.semantic import minilm
+
+    monkeypatch.delenv("ROUTING_DENSE_ENCODER", raising=False)
+    monkeypatch.setattr(minilm, "dense_encoder", lambda path=None: None)
+    import_catalog(lexicon_root)
+    made = Router.load("shop", lexicon_root).describe()["confidence"]["dense"]
+    assert made["encoder"] == "static:minilm-tokenlearn" and "not built" in made["encoder_why"]
+
+
 def test_a_wrong_encoder_setting_says_what_is_allowed(lexicon_root):
     import_catalog(lexicon_root)
     set_encoder(lexicon_root, "bert")
     with pytest.raises(LexiconError) as err:
         load_domain("shop", lexicon_root)
-    assert "dense_encoder must be static" in str(err.value) and "'bert'" in str(err.value)
+    assert "dense_encoder must be auto (the default), static" in str(err.value) and "'bert'" in str(err.value)
 
 
 def test_tool_vectors_are_cached_beside_the_domain_and_redone_when_the_texts_change(lexicon_root):

@@ -138,8 +138,8 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
     allowed = _design_keys(data.get("design", "tools"), "settings", SETTINGS_KEYS)
     if allowed is not None:
         check_keys(data, allowed, c, "settings")
-    if "dense_encoder" in data and data["dense_encoder"] not in ("static", "transformer"):
-        c.add(_line(data, "dense_encoder"), f"dense_encoder must be static (the shipped token table) or transformer "
+    if "dense_encoder" in data and data["dense_encoder"] not in ("auto", "static", "transformer"):
+        c.add(_line(data, "dense_encoder"), f"dense_encoder must be auto (the default), static (the shipped token table) or transformer "
                                             f"(the MiniLM transformer), not {data['dense_encoder']!r}")
     th = data.get("thresholds") or {}
     tl = _line(data, "thresholds")
