@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from routing import load_router
-from routing.core.index import _uninflected_forms
+from routing.core.text import uninflected_forms
 
 TODAY = "2026-01-22"
 
@@ -102,7 +102,7 @@ def test_a_phrase_listed_in_the_plural_is_read_in_the_singular(powers):
 def test_uninflected_forms_keep_every_listed_entry_and_single_words():
     table = {("page", "views"): {"concept": "traffic"}, ("news",): {"concept": "feed"}, ("new",): {"kinds": {"create": 1}},
              ("sales", "invoices"): {"concept": "invoice"}, ("sales", "invoice"): {"concept": "sale_doc"}}
-    found = dict(_uninflected_forms(table, [("s", ""), ("es", "")]))
+    found = dict(uninflected_forms(table, [("s", ""), ("es", "")]))
     assert found[("page", "view")] == "traffic"
     assert ("new",) not in found and ("sales", "invoice") not in found  # one word alone, and a phrase the lexicon lists
 

@@ -23,7 +23,7 @@ from routing.core.schema import Correction
 from routing.core.stems import Stems
 from routing.core.sentences import split_sentences
 from routing.core.units import Unit, group_units, unit_features
-from routing.core.text import Token, clean, token_spans, tokenize, words
+from routing.core.text import Token, clean, token_spans, tokenize, uninflected_forms, words
 from routing.core.typos import MIN_CORRECTABLE_LEN, REAL_WORD_ZIPF, TypoTargets, fuzzy_cutoff, wordfreq_languages, zipf
 from routing.dates import DateLexicon, DateRange, DateSettings, find_dates
 
@@ -134,7 +134,7 @@ class RouterIndex:
         # A phrase the lexicon lists inflected ("page views") is also read uninflected ("page view"): a
         # query's inflected word folds onto a known word, never the reverse. Never over a phrase the
         # lexicon lists itself.
-        for key, form in list(_uninflected_forms(table, d.words.suffixes)):
+        for key, form in list(uninflected_forms(table, d.words.suffixes)):
             table.setdefault(key, {"concept": form})
         for verb, kind, strength in d.words.actions:
             entry = table[verb].setdefault("kinds", {})
@@ -503,22 +503,6 @@ class RouterIndex:
 
     def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
         return group_units(self, tokens, in_date, corrected, text)
-
-
-def _uninflected_forms(table: dict, suffixes):
-    """(key, concept) for each concept phrase of two or more words in `table` whose last word ends with one of the
-    language's suffixes, with that word unsuffixed (a stem of three letters at least), where
-    `table` has no entry of that key."""
-    for key, entry in list(table.items()):
-        concept = entry.get("concept")
-        if not concept or len(key) < 2:  # one word alone: its bare form may be another word ("goods", "good")
-            continue
-        last = key[-1]
-        for suffix, repl in suffixes:
-            if last.endswith(suffix) and len(last) - len(suffix) >= 3:
-                variant = key[:-1] + (last[: len(last) - len(suffix)] + repl,)
-                if variant not in table:
-                    yield variant, concept
 
 
 def _remember(cache: dict, key: str, value):

@@ -59,3 +59,19 @@ def words(text: str) -> tuple[str, ...]:
 def token_spans(text: str) -> list[tuple[str, int, int]]:
     """(token, start, end) of each token, as tokenize() without the Token objects."""
     return [(m.group(0), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+
+
+def uninflected_forms(table: dict, suffixes):
+    """(key, concept) for each concept phrase of two or more words in `table` whose last word ends with one of the
+    language's suffixes, with that word unsuffixed (a stem of three letters at least), where
+    `table` has no entry of that key."""
+    for key, entry in list(table.items()):
+        concept = entry.get("concept")
+        if not concept or len(key) < 2:  # one word alone: its bare form may be another word ("goods", "good")
+            continue
+        last = key[-1]
+        for suffix, repl in suffixes:
+            if last.endswith(suffix) and len(last) - len(suffix) >= 3:
+                variant = key[:-1] + (last[: len(last) - len(suffix)] + repl,)
+                if variant not in table:
+                    yield variant, concept
