@@ -131,11 +131,7 @@ class RouterIndex:
                 key = words(form)
                 if key:
                     table[key]["concept"] = canonical
-        # A phrase the lexicon lists inflected ("page views") is also read uninflected ("page view"): a
-        # query's inflected word folds onto a known word, never the reverse. Never over a phrase the
-        # lexicon lists itself.
-        for key, form in list(uninflected_forms(table, d.words.suffixes)):
-            table.setdefault(key, {"concept": form})
+        table.update({k: {"concept": c} for k, c in uninflected_forms(table, d.words.suffixes)})  # "page views" read as "page view" too
         for verb, kind, strength in d.words.actions:
             entry = table[verb].setdefault("kinds", {})
             entry[kind] = max(entry.get(kind, 0.0), STRONG_VERB if strength >= 1.0 else WEAK_VERB)

@@ -64,7 +64,9 @@ def token_spans(text: str) -> list[tuple[str, int, int]]:
 def uninflected_forms(table: dict, suffixes):
     """(key, concept) for each concept phrase of two or more words in `table` whose last word ends with one of the
     language's suffixes, with that word unsuffixed (a stem of three letters at least), where
-    `table` has no entry of that key."""
+    `table` has no entry of that key: a query's inflected word folds onto a known word ("views" ->
+    "view"), never the reverse, so a phrase the lexicon lists inflected ("page views") would not be
+    read uninflected ("page view") without these. Never over a phrase the lexicon lists itself."""
     for key, entry in list(table.items()):
         concept = entry.get("concept")
         if not concept or len(key) < 2:  # one word alone: its bare form may be another word ("goods", "good")
