@@ -127,3 +127,24 @@ def test_how_has_a_two_word_name_been_doing_is_surface(football):
 def test_how_is_a_three_word_topic_doing_is_no_football_question(football):
     r = _route(football, "how is the stock market doing")
     assert r["status"] == "not_found"
+
+
+# ------------------------------------------------------------ a domain reads the words of its own languages
+
+def test_a_domain_reads_only_its_languages_words(cfo):
+    # cfo speaks English and romanised Hindi: "abhi tak" is Hindi for "by now", not Indonesian's
+    # negation "tak" (which read "abhi tak paid" as unpaid)
+    r = _route(cfo, "abhi tak paid invoices")
+    assert not any(t["key"] == "unpaid" for t in r["tokens"])
+    assert "tak" not in cfo.domain.words.negations and "nahi" in cfo.domain.words.negations
+
+
+def test_every_language_block_is_still_checked(tmp_path):
+    from routing.core.errors import LexiconError
+    from routing.core.parse import parse_language_words
+
+    data = {"en": {"stopwords": ["the"]}, "id": {"stopwords": ["yang"], "colour": ["x"]}}
+    with pytest.raises(LexiconError) as err:
+        parse_language_words(data, "words.yaml", ("en",))
+    assert "unknown section 'colour' under 'id'" in str(err.value)
+    assert parse_language_words({"en": {"stopwords": ["the"]}, "id": {"stopwords": ["yang"]}}, "w", ("en",)).stopwords == {"the"}

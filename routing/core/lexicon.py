@@ -68,9 +68,11 @@ def list_domain_names(root: Path = DEFAULT_LEXICON_ROOT) -> list[str]:
     )
 
 
-def load_shared_words(root: Path = DEFAULT_LEXICON_ROOT) -> LanguageWords:
+def load_shared_words(root: Path = DEFAULT_LEXICON_ROOT, languages=None) -> LanguageWords:
+    """The words of `languages` (all of words.yaml's when None): a domain speaking English and Hindi does
+    not read Indonesian's negation "tak" in "abhi tak paid" (Hindi: paid by now)."""
     path = root / SHARED_DIR / "words.yaml"
-    return parse_language_words(read_yaml(path, _label(root, path), root=root), _label(root, path))
+    return parse_language_words(read_yaml(path, _label(root, path), root=root), _label(root, path), languages)
 
 
 _label = file_label
@@ -145,8 +147,8 @@ def domain_from_data(
     design = raw["settings.yaml"].get("design", "tools") if isinstance(raw.get("settings.yaml"), dict) else "tools"
     tools = attempt(_parse_tools, raw.get("tools.yaml"), lbl["tools.yaml"], design)
     syn = attempt(_parse_synonyms, raw.get("synonyms.yaml"), lbl["synonyms.yaml"])
-    if shared is None:
-        shared = attempt(load_shared_words, root)
+    if shared is None:  # the words of the domain's own languages (every language's where it names none)
+        shared = attempt(load_shared_words, root, (settings.languages or None) if settings is not None else None)
     if problems:
         raise LexiconError(problems)
     synonyms, _ = syn

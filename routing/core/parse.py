@@ -76,7 +76,8 @@ def _one_words(block: dict, section: str, c: Any, lang: str) -> list[str]:
     return out
 
 
-def parse_language_words(data: Any, label: str) -> LanguageWords:
+def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords:
+    """Every language block is checked; the words are those of `languages` (every block's when None)."""
     c = _Collector(label)
     stop: set[str] = set()
     actions: list[tuple[tuple[str, ...], str, float]] = []
@@ -94,11 +95,14 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers"):
                 c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, negations, negation_after_word, value_markers)")
+        keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
             c.add(_line(block, "negation_after_word"), f"{lang}.negation_after_word must be true or false")
             after = False
-        stop.update(" ".join(words(w)) for w in _as_str_list(block.get("stopwords"), c, _line(block, "stopwords"), f"{lang}.stopwords"))
+        said_stop = [" ".join(words(w)) for w in _as_str_list(block.get("stopwords"), c, _line(block, "stopwords"), f"{lang}.stopwords")]
+        if keep:
+            stop.update(said_stop)
         acts = block.get("actions") or {}
         if not isinstance(acts, dict):
             c.add(_line(block, "actions"), f"{lang}.actions must map kind -> strong/weak verbs")
@@ -113,15 +117,18 @@ def parse_language_words(data: Any, label: str) -> LanguageWords:
                 continue
             for strength_name, strength in (("strong", 1.0), ("weak", 0.5)):
                 for verb in _as_str_list(verbs.get(strength_name), c, _line(verbs, strength_name), f"{lang}.actions.{kind}.{strength_name}"):
-                    actions.append((words(verb), kind, strength))
+                    if keep:
+                        actions.append((words(verb), kind, strength))
         said = _one_words(block, "negations", c, lang)
+        said_markers = _one_words(block, "value_markers", c, lang)
+        said_suffixes = [rule.partition(">") for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes")]
+        if not keep:
+            continue
         negations.update(said)
         if after:
             negations_after.update(said)
-        markers.update(_one_words(block, "value_markers", c, lang))
-        for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes"):
-            suffix, _, repl = rule.partition(">")
-            suffixes.append((suffix.strip().casefold(), repl.strip().casefold()))
+        markers.update(said_markers)
+        suffixes.extend((suffix.strip().casefold(), repl.strip().casefold()) for suffix, _, repl in said_suffixes)
     if c.problems:
         raise LexiconError(c.problems)
     suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
