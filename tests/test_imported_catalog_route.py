@@ -149,3 +149,9 @@ def test_a_question_in_words_the_catalog_never_uses_is_at_best_a_weak_match(trav
 def test_the_catalogs_own_words_are_still_answered(travel):
     r = route(travel, "travel", "book me a plane ticket to Paris")
     assert r["status"] in ("activated", "multiple_matches") and r["matches"][0]["name"] == "bookFlight"
+
+
+def test_a_weak_match_asks_in_words_of_any_domain(travel):
+    # the tools design's message is every domain's: it asked a travel catalog's user for "what kind of record"
+    r = route(travel, "travel", "convert 100 dollars to euros")
+    assert r["status"] == "weak_matches" and "record" not in r["message"] and "rephrase" in r["message"]

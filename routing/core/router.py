@@ -508,7 +508,7 @@ def status_message(status: Status, matches: list[Match], question: str | None) -
         listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
         return f"Several tools fit: {listed}. Which one did you mean?"
     if status is Status.WEAK_MATCHES:
-        return "Only weak matches. Could you rephrase, or add what kind of record you mean?"
+        return "Only weak matches. Could you rephrase, or say more about what you need?"
     if status is Status.NEEDS_CLARIFICATION:
         return question or "Could you say more about what you are looking for?"
     return "No tool matches this question. These are the tools available."
