@@ -246,3 +246,13 @@ def test_catalog_builds_the_chosen_domain_first_and_every_other_domain_last(monk
     assert not at.exception, at.exception
     assert asked and asked[0] == "powers" and len(set(asked)) > 1
     assert at.expander[0].label.startswith("All domains")  # still the first thing under the title
+
+
+def test_every_part_a_design_adds_to_a_breakdown_has_words_in_the_legend():
+    """The Why chart's legend says what a part is in words, never the breakdown's key: the lifts of
+    routing.core.sole ("sole"), the gateway's levels, hints and named bonus, football's triggers."""
+    from ui.signal_words import Knowledge, legend_words
+
+    for key in ("sole", "sole_write", "named", "level", "hint", "trigger", "entity"):
+        words = legend_words(key, Knowledge())
+        assert words != key and "_" not in words, key

@@ -33,6 +33,16 @@ LEGEND_WORDS = {
     "agreement": "signals agree",
     "calibration": "calibration",
     "fuzzy_penalty": "spelling penalty",
+    # lifts and levels some designs add on top of the signals (routing.core.sole, the power gateway)
+    "sole": "only this tool fits",
+    "sole_write": "the one write tool",
+    "named": "named in the question",
+    "level": "exact keyword match",
+    "hint": "topic hint",
+    "trigger": "trigger words",
+    "entity": "player named",
+    "second_entity": "second player named",
+    "overruled": "overruled tier",
 }
 EXAMPLES = "similar example questions"
 DESCRIPTION = "words of its description"  # name, description and parameters: what an imported tool says about itself
@@ -101,6 +111,11 @@ HELP_WORDS = {
     "keyword": "keywords", "synonym": "synonyms", "pattern": "phrase patterns", "fuzzy": "corrected spellings",
     "action": "action words", "semantic": "similar meaning", "learned": "a model learned from the examples",
     "agreement": "several signals agreeing", "calibration": "calibration", "fuzzy_penalty": "a spelling penalty",
+    "sole": "a lift to the high threshold where every term of the question points to this tool alone",
+    "sole_write": "a lift to the high threshold where this is the one write tool holding the question's terms",
+    "named": "the power named in the question", "level": "an exact keyword match (shared/seeds 004's levels)",
+    "hint": "a topic word that points to it only loosely", "trigger": "the tier's trigger words",
+    "entity": "a player named", "second_entity": "a second player named", "overruled": "a tier that fired but lost on precedence",
 }
 
 
