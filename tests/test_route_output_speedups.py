@@ -1,9 +1,13 @@
 """The route's output stage (after the scores) computed faster, checked against the way it replaced
 (issue 22, speed): suggested parameters from a plan made once per tool and the argument text read
 once per question; the path classifier's phrase search and the question's words read from its
-analysis. Each new way must give what the old one gave on varied inputs."""
+analysis; the reply's dataclasses built by an init that writes their __dict__. Each new way must
+give what the old one gave on varied inputs."""
 from __future__ import annotations
 
+import dataclasses
+import inspect
+import pickle
 import sys
 from pathlib import Path
 
@@ -12,7 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from routing import Router
+from routing.core.fastinit import fast_frozen_dict_init
 from routing.core.params import ParamPlan, argument_text, suggest_params
+from routing.core.schema import Match, PathFields, RouteResult
 from routing.core.text import words
 from routing.paths import classify
 from routing.quality.tool_import import import_tool_catalog
@@ -249,3 +255,51 @@ def test_a_route_still_suggests_the_parameters_it_did(routers):
     """One reply end to end (the goldens and scripts/speed_compare.py check the rest)."""
     r = routers["cfo"].route("naya invoice banao for Sharma Traders", today=TODAY)
     assert r.matches[0].suggested_params.get("customer") == "Sharma Traders"
+
+
+def _made(fast: bool):
+    @dataclasses.dataclass(frozen=True)
+    class Made:
+        a: int
+        b: list = dataclasses.field(default_factory=list)
+        c: str = "z"
+        d: dict | None = None
+
+    return fast_frozen_dict_init(Made) if fast else Made
+
+
+@SETTINGS
+@given(a=st.integers(), b=st.none() | st.lists(st.integers(), max_size=3), c=st.none() | st.text(max_size=3),
+       positional=st.booleans())
+def test_the_dict_init_makes_what_the_dataclass_init_made(a, b, c, positional):
+    plain, fast = _made(False), _made(True)
+    args = (a,) if positional else ()
+    kwargs = {k: v for k, v in (("a", a), ("b", b), ("c", c)) if v is not None and (k != "a" or not positional)}
+    want, got = plain(*args, **kwargs), fast(*args, **kwargs)
+    assert vars(got) == vars(want) and repr(got).replace("Made", "") == repr(want).replace("Made", "")
+    assert fast(*args, **kwargs) == got and hash(fast(a, (), "x")) == hash(fast(a, (), "x"))
+    if b is None:
+        assert got.b == [] and fast(a).b is not fast(a).b  # a fresh default each time
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got.a = 1
+    assert dataclasses.replace(got, c="w") == fast(a, got.b, "w")
+
+
+@pytest.mark.parametrize("cls", [Match, PathFields, RouteResult, classify.Classification, classify.ModelChoice])
+def test_the_reply_classes_take_their_fields_as_before(cls):
+    params = inspect.signature(cls.__init__).parameters
+    fields = dataclasses.fields(cls)
+    assert list(params)[1:] == [f.name for f in fields]
+    for f in fields:
+        if f.default is not dataclasses.MISSING:
+            assert params[f.name].default == f.default
+    if any(f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING for f in fields):
+        with pytest.raises(TypeError):
+            cls()
+
+
+def test_a_reply_made_by_the_dict_init_pickles_and_compares(routers):
+    r = routers["cfo"].route("naya invoice banao for Sharma Traders", today=TODAY)
+    again = pickle.loads(pickle.dumps(r))
+    assert again == r and again.matches[0] == r.matches[0] and again.to_dict() == r.to_dict()
+    assert dataclasses.replace(r, timing_ms=0.0).to_dict() == {**r.to_dict(), "timing_ms": 0.0}
