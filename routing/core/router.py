@@ -365,7 +365,7 @@ class Router:
     def _matches(self, scored: list[Scored], status: Status, a: QueryAnalysis, th: Thresholds) -> list[Match]:
         if status in (Status.NOT_FOUND, Status.NEEDS_CLARIFICATION):
             return []
-        count = {Status.ACTIVATED: 1, Status.MULTIPLE_MATCHES: MAX_MULTIPLE, Status.WEAK_MATCHES: MAX_WEAK}[status]
+        count = MAX_MULTIPLE if status is Status.MULTIPLE_MATCHES else MAX_WEAK if status is Status.WEAK_MATCHES else 1
         chosen = scored[:count]
         if status is Status.MULTIPLE_MATCHES:
             # Two or three alternatives: drop a third that is far behind, never go below two.

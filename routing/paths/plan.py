@@ -20,7 +20,7 @@ from routing.paths.events import EventLog
 
 
 def _context_mode(context: Mapping | None) -> str | None:
-    if not isinstance(context, Mapping):
+    if context is None or not isinstance(context, Mapping):  # None first: an ABC's isinstance is slow
         return None
     mode = context.get("mode") or context.get("previous_mode")
     return str(mode) if mode else None
@@ -75,7 +75,7 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
     cfg: PathConfig = router.paths
     text = query if isinstance(query, str) else ""
     previous = _context_mode(context) if cfg.has_modes else None
-    data_mode = context.get("data_mode") if isinstance(context, Mapping) else None
+    data_mode = context.get("data_mode") if context is not None and isinstance(context, Mapping) else None
     notes: list[str] = []
     classifier = None
     if path is Path.FAST:
