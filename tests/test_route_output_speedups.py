@@ -1,8 +1,8 @@
 """The route's output stage (after the scores) computed faster, checked against the way it replaced
 (issue 22, speed): suggested parameters from a plan made once per tool and the argument text read
 once per question; the path classifier's phrase search and the question's words read from its
-analysis; the reply's dataclasses built by an init that writes their __dict__. Each new way must
-give what the old one gave on varied inputs."""
+analysis; the reply's dataclasses built by an init that writes their __dict__; the lifts asking
+their cheapest condition first. Each new way must give what the old one gave on varied inputs."""
 from __future__ import annotations
 
 import dataclasses
@@ -16,9 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from routing import Router
+from routing.core import sole
 from routing.core.fastinit import fast_frozen_dict_init
+from routing.core.model import Tool
 from routing.core.params import ParamPlan, argument_text, suggest_params
 from routing.core.schema import Match, PathFields, RouteResult
+from routing.core.scoring import Scored
 from routing.core.text import words
 from routing.paths import classify
 from routing.quality.tool_import import import_tool_catalog
@@ -303,3 +306,63 @@ def test_a_reply_made_by_the_dict_init_pickles_and_compares(routers):
     again = pickle.loads(pickle.dumps(r))
     assert again == r and again.matches[0] == r.matches[0] and again.to_dict() == r.to_dict()
     assert dataclasses.replace(r, timing_ms=0.0).to_dict() == {**r.to_dict(), "timing_ms": 0.0}
+
+
+def _old_leads(scored, medium, high, margin):
+    top = scored[0].confidence
+    second = scored[1].confidence if len(scored) > 1 else 0.0
+    return medium <= top < high and round(top - second, 4) >= round(margin, 4)
+
+
+def old_lift_sole_tool(scored, concepts, tools, medium, high, margin):
+    if not scored or len(set(concepts)) < sole.MIN_TERMS:
+        return scored
+    top = scored[0]
+    if not _old_leads(scored, medium, high, margin):
+        return scored
+    terms = set(concepts)
+    leader = tools[top.tool]
+    if not leader.keywords or not terms <= set(leader.keywords):
+        return scored
+    if any(terms <= set(t.keywords) | set(t.related) for i, t in enumerate(tools) if i != top.tool):
+        return scored
+    return [sole._lift(top, high, "sole", f"sole: every term is {leader.name}'s own"), *scored[1:]]
+
+
+def old_lift_sole_writer(scored, concepts, verb_kinds, tools, write_kinds, medium, high, margin):
+    if not scored or not concepts or not verb_kinds or not set(verb_kinds) <= set(write_kinds):
+        return scored
+    top = scored[0]
+    if not _old_leads(scored, medium, high, margin) or tools[top.tool].kind not in write_kinds:
+        return scored
+    terms = set(concepts)
+    writers = [i for i, t in enumerate(tools)
+               if t.kind in write_kinds and t.keywords and terms & (set(t.keywords) | set(t.related))]
+    if writers != [top.tool]:
+        return scored
+    return [sole._lift(top, high, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}"), *scored[1:]]
+
+
+TERMS = ["bill", "invoice", "top", "expense", "gst"]
+
+
+@st.composite
+def lift_cases(draw):
+    tools = [Tool(name=f"t{i}", description="", kind=draw(st.sampled_from(["list", "create", "action"])),
+                  keywords=tuple(draw(st.lists(st.sampled_from(TERMS), max_size=3))),
+                  related=tuple(draw(st.lists(st.sampled_from(TERMS), max_size=2))), params=(), examples=())
+             for i in range(draw(st.integers(1, 4)))]
+    order = draw(st.permutations(range(len(tools))))[: draw(st.integers(0, len(tools)))]
+    confs = sorted(draw(st.lists(st.sampled_from([0.2, 0.5, 0.6, 0.7, 0.85, 0.95]), min_size=len(order), max_size=len(order))), reverse=True)
+    scored = [Scored(t, c, c, {"keyword": c}, [], {}, "keyword") for t, c in zip(order, confs)]
+    verbs = draw(st.lists(st.sampled_from(["create", "create", "action", "list"]), min_size=1, max_size=2))
+    return scored, tools, draw(st.lists(st.sampled_from(TERMS), max_size=3)), verbs
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=lift_cases())
+def test_the_lifts_with_their_cheapest_condition_first_lift_what_they_lifted(case):
+    scored, tools, concepts, verbs = case
+    assert sole.lift_sole_tool(scored, concepts, tools, 0.5, 0.9, 0.1) == old_lift_sole_tool(scored, concepts, tools, 0.5, 0.9, 0.1)
+    assert (sole.lift_sole_writer(scored, concepts, verbs, tools, ("create", "action"), 0.5, 0.9, 0.1)
+            == old_lift_sole_writer(scored, concepts, verbs, tools, ("create", "action"), 0.5, 0.9, 0.1))
