@@ -238,12 +238,15 @@ PHRASE_WORDS = ["and", "then", "hi", "ok", "show", "list", "after", "that", "a",
        labels=st.lists(st.sampled_from(["general_chat", "cfo", "bookkeeper"]), min_size=8, max_size=8))
 def test_the_phrase_search_finds_what_it_found(tokens, phrases, labels):
     assert classify._contains(tokens, phrases) == old_contains(tokens, phrases)
+    firsts = None if any(not ph for ph in phrases) else frozenset(ph[0] for ph in phrases)  # as _first_words keeps them
+    assert classify._contains(tokens, phrases, None, firsts) == old_contains(tokens, phrases)
     by_label: dict[str, tuple] = {}
     for phrase, label in zip(phrases, labels):
         by_label[label] = by_label.get(label, ()) + (phrase,)
     ordered = classify._ordered(by_label)
-    assert classify._find_phrases(tokens, by_label, ordered) == {label: old_find_phrases(tokens, ordered).get(label, [])
-                                                                 for label in by_label}
+    want = {label: old_find_phrases(tokens, ordered).get(label, []) for label in by_label}
+    assert classify._find_phrases(tokens, by_label, ordered) == want
+    assert classify._find_phrases(tokens, by_label, ordered, firsts) == want
 
 
 def test_the_shortcuts_hold_over_every_code_point():

@@ -69,12 +69,16 @@ def _positions(tokens: tuple[str, ...]) -> _Positions:
     return at
 
 
-def _find_phrases(tokens: tuple[str, ...], phrases_by_label: dict[str, tuple[tuple[str, ...], ...]], ordered=None) -> dict[str, list[str]]:
-    """Non-overlapping phrase hits, longest first, per label (`ordered`: _ordered(phrases_by_label), when kept)."""
-    used = [False] * len(tokens)
+def _find_phrases(tokens: tuple[str, ...], phrases_by_label: dict[str, tuple[tuple[str, ...], ...]], ordered=None,
+                  firsts: frozenset[str] | None = None) -> dict[str, list[str]]:
+    """Non-overlapping phrase hits, longest first, per label (`ordered`: _ordered(phrases_by_label), when
+    kept; `firsts`: the phrases' first words, None when one is empty)."""
     hits: dict[str, list[str]] = {label: [] for label in phrases_by_label}
     at = _positions(tokens)
     present = at.present
+    if firsts is not None and firsts.isdisjoint(present):  # no phrase's first word in the question
+        return hits
+    used = [False] * len(tokens)
     for phrase, label in ordered if ordered is not None else _ordered(phrases_by_label):
         if phrase:
             if phrase[0] not in present:  # its first word is not in the question: no hit (most phrases)
@@ -90,9 +94,21 @@ def _find_phrases(tokens: tuple[str, ...], phrases_by_label: dict[str, tuple[tup
     return hits
 
 
-def _contains(tokens: tuple[str, ...], phrases: tuple[tuple[str, ...], ...], at: _Positions | None = None) -> list[str]:
-    found = []
+def _first_words(cfg: PathConfig, name: str, phrases: tuple[tuple[str, ...], ...]) -> frozenset[str] | None:
+    """The first words of one of cfg's phrase lists (kept on cfg); None when one is empty (in every question)."""
+    kept = cfg.phrase_orders.get(name)
+    if kept is None or kept[0] is not phrases:
+        kept = cfg.phrase_orders[name] = (phrases, None if any(not ph for ph in phrases) else frozenset(ph[0] for ph in phrases))
+    return kept[1]
+
+
+def _contains(tokens: tuple[str, ...], phrases: tuple[tuple[str, ...], ...], at: _Positions | None = None,
+              firsts: frozenset[str] | None = None) -> list[str]:
+    """The phrases found in `tokens`, in their order (`firsts`: _first_words of them, when kept)."""
+    found: list[str] = []
     at = _positions(tokens) if at is None else at
+    if firsts is not None and firsts.isdisjoint(at.present):  # no phrase's first word in the question
+        return found
     for phrase in phrases:
         if not phrase:  # an empty phrase is in every question (as _starts has it)
             found.append("")
@@ -129,8 +145,10 @@ def classify_category(query: str, cfg: PathConfig, *, has_concepts: bool, previo
     tokens = words(query) if tokens is None else tokens
     kept = cfg.phrase_orders.get("classifier")
     if kept is None or kept[0] is not cfg.classifier:  # the classifier's phrases, longest first: sorted once
-        kept = cfg.phrase_orders["classifier"] = (cfg.classifier, _ordered(cfg.classifier))
-    hits = _find_phrases(tokens, cfg.classifier, kept[1])
+        ordered = _ordered(cfg.classifier)
+        firsts = None if any(not ph for ph, _ in ordered) else frozenset(ph[0] for ph, _ in ordered)
+        kept = cfg.phrase_orders["classifier"] = (cfg.classifier, ordered, firsts)
+    hits = _find_phrases(tokens, cfg.classifier, kept[1], kept[2])
     modes = [c for c in cfg.classifier if c != GENERAL_CHAT]
     counts = {c: len(hits.get(c, [])) for c in modes}
     best = max(counts.values(), default=0)
@@ -167,11 +185,11 @@ def choose_model(query: str, category: str, cfg: PathConfig, *, tokens: tuple[st
     tokens = words(query) if tokens is None else tokens
     at = _positions(tokens)
     reasons = []
-    analytical = _contains(tokens, cfg.analytical, at)
+    analytical = _contains(tokens, cfg.analytical, at, _first_words(cfg, "analytical", cfg.analytical))
     if analytical:
         reasons.append("analytical (" + ", ".join(analytical) + ")")
-    markers = _contains(tokens, cfg.multi_step, at)
-    verbs = _contains(tokens, cfg.request_verbs, at)
+    markers = _contains(tokens, cfg.multi_step, at, _first_words(cfg, "multi_step", cfg.multi_step))
+    verbs = _contains(tokens, cfg.request_verbs, at, _first_words(cfg, "request_verbs", cfg.request_verbs))
     if markers or len(verbs) >= cfg.multi_step_verbs:
         reasons.append("multi-step (" + ", ".join(markers + verbs) + ")")
     if len(tokens) >= cfg.long_query_words:
