@@ -16,7 +16,7 @@ from routing.core.errors import ErrorCode
 from routing.core.index import QueryAnalysis, RouterIndex
 from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
 from routing.core.model import Domain, Thresholds
-from routing.core.params import suggest_params
+from routing.core.params import ParamPlan, suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
 from routing.core.sole import lift_sole_tool, lift_sole_writer, lift_whole_question
 from routing.core.scoring import (
@@ -64,6 +64,8 @@ class Router:
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
         # Words that name a parameter ("status", "customer"): the query speaks of it, never a value.
         self.param_words = frozenset(w for t in domain.tools for p in t.params for w in name_words(p.name).split() if len(w) >= 3)
+        # What suggest_params reads of each tool, found once (index-aligned with self.index.tools).
+        self.param_plans = tuple(ParamPlan.of(t) for t in self.index.tools)
         from routing.paths.config import load_path_config
         from routing.paths.replay import load_replay
 
@@ -367,15 +369,17 @@ class Router:
     def _matches(self, scored: list[Scored], status: Status, a: QueryAnalysis, th: Thresholds) -> list[Match]:
         if status in (Status.NOT_FOUND, Status.NEEDS_CLARIFICATION):
             return []
-        count = {Status.ACTIVATED: 1, Status.MULTIPLE_MATCHES: MAX_MULTIPLE, Status.WEAK_MATCHES: MAX_WEAK}[status]
+        count = MAX_MULTIPLE if status is Status.MULTIPLE_MATCHES else MAX_WEAK if status is Status.WEAK_MATCHES else 1
         chosen = scored[:count]
         if status is Status.MULTIPLE_MATCHES:
             # Two or three alternatives: drop a third that is far behind, never go below two.
             chosen = [s for i, s in enumerate(chosen) if i < 2 or s.confidence >= th.low]
         out = []
+        arguments: dict = {}  # the query's argument text, read once for all the matches
+        tools, plans, markers = self.index.tools, self.param_plans, self.domain.words.value_markers
         for s in chosen:
-            tool = self.index.tools[s.tool]
-            params, notes = suggest_params(tool, a, s.pattern_params, self.param_words, self.domain.words.value_markers)
+            tool, plan = tools[s.tool], plans[s.tool]
+            params, notes = suggest_params(tool, a, s.pattern_params, self.param_words, markers, plan=plan, arguments=arguments)
             out.append(
                 Match(
                     name=tool.name,
@@ -383,7 +387,7 @@ class Router:
                     match_type=s.match_type,
                     description=tool.description,
                     kind=tool.kind,
-                    key_params=tool.key_params,
+                    key_params=list(plan.key_params),
                     suggested_params=params,
                     score_breakdown=s.breakdown,
                     param_notes=notes,

@@ -6,6 +6,7 @@ from enum import Enum
 from typing import Any
 
 from routing.core.errors import ErrorCode
+from routing.core.fastinit import fast_frozen_dict_init
 
 
 class Status(str, Enum):
@@ -31,6 +32,7 @@ class Correction:
         return {"from": self.original, "to": self.corrected, "score": round(self.score, 1)}
 
 
+@fast_frozen_dict_init  # made several times a route
 @dataclass(frozen=True)
 class Match:
     name: str
@@ -74,6 +76,7 @@ class ErrorInfo:
         return out
 
 
+@fast_frozen_dict_init  # made several times a route
 @dataclass(frozen=True)
 class PathFields:
     """What the path planner of a `tools` domain adds to a result (routing.paths.plan), typed.
@@ -114,6 +117,7 @@ class PathFields:
         return out
 
 
+@fast_frozen_dict_init  # made several times a route
 @dataclass(frozen=True)
 class RouteResult:
     query: Any

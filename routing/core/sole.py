@@ -42,7 +42,8 @@ def _leads(scored: list[Scored], medium: float, high: float, margin: float) -> b
 def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequence, medium: float, high: float,
                    margin: float) -> list[Scored]:
     """`scored` with its leader at `high` when the query's terms all point to it alone (see above)."""
-    if not scored or len(set(concepts)) < MIN_TERMS:
+    # The cheapest condition first (an imported catalog's tools have no keywords): each only keeps `scored`.
+    if not scored or not tools[scored[0].tool].keywords or len(set(concepts)) < MIN_TERMS:
         return scored
     top = scored[0]
     if not _leads(scored, medium, high, margin):
@@ -51,7 +52,7 @@ def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequenc
     leader = tools[top.tool]
     own_terms = terms & set(leader.keywords)
     # what the tool is, at least as much as what it relates to (a comparison of two related topics is no request for it)
-    if not leader.keywords or len(own_terms) * 2 < len(terms) or not terms <= set(leader.keywords) | set(leader.related):
+    if len(own_terms) * 2 < len(terms) or not terms <= set(leader.keywords) | set(leader.related):
         return scored
     if any(terms <= set(t.keywords) | set(t.related) for i, t in enumerate(tools) if i != top.tool):
         return scored
@@ -64,10 +65,11 @@ def lift_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: 
                      write_kinds: Sequence[str], medium: float, high: float, margin: float) -> list[Scored]:
     """`scored` with its leader at `high` when only write verbs ask and it is the one write tool
     holding any of the query's terms (see above)."""
-    if not scored or not concepts or not verb_kinds or not set(verb_kinds) <= set(write_kinds):
+    if not scored or not concepts or not verb_kinds or tools[scored[0].tool].kind not in write_kinds \
+            or not set(verb_kinds) <= set(write_kinds):
         return scored
     top = scored[0]
-    if not _leads(scored, medium, high, margin) or tools[top.tool].kind not in write_kinds:
+    if not _leads(scored, medium, high, margin):
         return scored
     terms = set(concepts)
     writers = [i for i, t in enumerate(tools)

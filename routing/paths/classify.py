@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from routing.core.fastinit import fast_frozen_dict_init
 from routing.core.text import words
 from routing.paths.config import GENERAL_CHAT, ModelSpec, PathConfig
 
 # ---------------------------------------------------------------- classification
 
 
+@fast_frozen_dict_init
 @dataclass(frozen=True)
 class Classification:
     category: str
@@ -22,61 +24,131 @@ def _ordered(phrases_by_label: dict[str, tuple[tuple[str, ...], ...]]) -> list[t
     return sorted(((ph, label) for label, phs in phrases_by_label.items() for ph in phs), key=lambda x: -len(x[0]))
 
 
-def _starts(tokens: tuple[str, ...], phrase: tuple[str, ...], at: dict[str, list[int]]):
+def _starts(tokens: tuple[str, ...], phrase: tuple[str, ...], at):
     """Where `phrase` may start in `tokens`, in order: where its first word is (every place, if it has none)."""
     if not phrase:
         return range(len(tokens) + 1)
     return at.get(phrase[0], ())
 
 
-_LAST_POSITIONS: tuple = ((), {})  # the last question's (tokens, positions): a route asks twice
+class _Positions:
+    """Where each word of a question is, as a dict's get(): found for a word only when asked (a
+    phrase's first word is seldom in the question), absent words told by a set."""
+
+    __slots__ = ("tokens", "present", "found")
+
+    def __init__(self, tokens: tuple[str, ...]):
+        self.tokens = tokens
+        self.present = frozenset(tokens)
+        self.found: dict[str, list[int]] = {}
+
+    def get(self, word: str, default=None):
+        if word not in self.present:
+            return default
+        at = self.found.get(word)
+        if at is None:
+            at = self.found[word] = []
+            i, tokens = -1, self.tokens
+            for _ in range(tokens.count(word)):  # each place, found by the tuple's own search
+                i = tokens.index(word, i + 1)
+                at.append(i)
+        return at
 
 
-def _positions(tokens: tuple[str, ...]) -> dict[str, list[int]]:
+_LAST_POSITIONS: tuple = ((), _Positions(()))  # the last question's (tokens, positions): a route asks twice
+
+
+def _positions(tokens: tuple[str, ...]) -> _Positions:
     """Where each word is (read only by the callers)."""
     global _LAST_POSITIONS
     last_tokens, last_at = _LAST_POSITIONS
     if last_tokens is tokens:
         return last_at
-    at: dict[str, list[int]] = {}
-    for i, tok in enumerate(tokens):
-        at.setdefault(tok, []).append(i)
+    at = _Positions(tokens)
     _LAST_POSITIONS = (tokens, at)
     return at
 
 
-def _find_phrases(tokens: tuple[str, ...], phrases_by_label: dict[str, tuple[tuple[str, ...], ...]], ordered=None) -> dict[str, list[str]]:
-    """Non-overlapping phrase hits, longest first, per label (`ordered`: _ordered(phrases_by_label), when kept)."""
-    used = [False] * len(tokens)
+def _find_phrases(tokens: tuple[str, ...], phrases_by_label: dict[str, tuple[tuple[str, ...], ...]], ordered=None,
+                  firsts: frozenset[str] | None = None) -> dict[str, list[str]]:
+    """Non-overlapping phrase hits, longest first, per label (`ordered`: _ordered(phrases_by_label), when
+    kept; `firsts`: the phrases' first words, None when one is empty)."""
     hits: dict[str, list[str]] = {label: [] for label in phrases_by_label}
     at = _positions(tokens)
+    present = at.present
+    if firsts is not None and firsts.isdisjoint(present):  # no phrase's first word in the question
+        return hits
+    used = [False] * len(tokens)
     for phrase, label in ordered if ordered is not None else _ordered(phrases_by_label):
+        if phrase:
+            if phrase[0] not in present:  # its first word is not in the question: no hit (most phrases)
+                continue
+            starts = at.get(phrase[0])
+        else:
+            starts = range(len(tokens) + 1)  # _starts
         n = len(phrase)
-        for i in (at.get(phrase[0], ()) if phrase else range(len(tokens) + 1)):  # _starts
+        for i in starts:
             if i + n <= len(tokens) and tokens[i : i + n] == phrase and not any(used[i : i + n]):
                 used[i : i + n] = [True] * n
                 hits[label].append(" ".join(phrase))
     return hits
 
 
-def _contains(tokens: tuple[str, ...], phrases: tuple[tuple[str, ...], ...], at: dict[str, list[int]] | None = None) -> list[str]:
-    found = []
+def _first_words(cfg: PathConfig, name: str, phrases: tuple[tuple[str, ...], ...]) -> frozenset[str] | None:
+    """The first words of one of cfg's phrase lists (kept on cfg); None when one is empty (in every question)."""
+    kept = cfg.phrase_orders.get(name)
+    if kept is None or kept[0] is not phrases:
+        kept = cfg.phrase_orders[name] = (phrases, None if any(not ph for ph in phrases) else frozenset(ph[0] for ph in phrases))
+    return kept[1]
+
+
+def _contains(tokens: tuple[str, ...], phrases: tuple[tuple[str, ...], ...], at: _Positions | None = None,
+              firsts: frozenset[str] | None = None) -> list[str]:
+    """The phrases found in `tokens`, in their order (`firsts`: _first_words of them, when kept)."""
+    found: list[str] = []
     at = _positions(tokens) if at is None else at
+    if firsts is not None and firsts.isdisjoint(at.present):  # no phrase's first word in the question
+        return found
     for phrase in phrases:
+        if not phrase:  # an empty phrase is in every question (as _starts has it)
+            found.append("")
+            continue
         n = len(phrase)
-        if any(i + n <= len(tokens) and tokens[i : i + n] == phrase for i in _starts(tokens, phrase, at)):
+        if n == 1:
+            if phrase[0] in at.present:
+                found.append(phrase[0])
+            continue
+        starts = at.get(phrase[0])
+        if starts is None:  # its first word is not in the question (most phrases): not there
+            continue
+        if any(i + n <= len(tokens) and tokens[i : i + n] == phrase for i in starts):
             found.append(" ".join(phrase))
     return found
 
 
-def classify_category(query: str, cfg: PathConfig, *, has_concepts: bool, previous_mode: str | None = None) -> Classification:
+def question_words(query: str, analysis=None) -> tuple[str, ...]:
+    """words(query), read from the query's analysis (routing.core.index) where that is exact: an ASCII
+    question's casefolded words lie at its cleaned form's token spans (ASCII case folding changes no
+    length and no letter-or-not), so the slow tokenising regex need not run again on it."""
+    source = getattr(analysis, "source", "")
+    if source and source.isascii():
+        norm = source.casefold()
+        return tuple([norm[a:b] for a, b in analysis.source_spans])
+    return words(query)
+
+
+def classify_category(query: str, cfg: PathConfig, *, has_concepts: bool, previous_mode: str | None = None,
+                      tokens: tuple[str, ...] | None = None) -> Classification:
     """Keyword classifier (no LLM): general chat only when nothing in the query names business data;
-    action words beat report words on a tie only when they come first; else the conversation's mode."""
-    tokens = words(query)
+    action words beat report words on a tie only when they come first; else the conversation's mode.
+    `tokens`: words(query), when the caller has them."""
+    tokens = words(query) if tokens is None else tokens
     kept = cfg.phrase_orders.get("classifier")
     if kept is None or kept[0] is not cfg.classifier:  # the classifier's phrases, longest first: sorted once
-        kept = cfg.phrase_orders["classifier"] = (cfg.classifier, _ordered(cfg.classifier))
-    hits = _find_phrases(tokens, cfg.classifier, kept[1])
+        ordered = _ordered(cfg.classifier)
+        firsts = None if any(not ph for ph, _ in ordered) else frozenset(ph[0] for ph, _ in ordered)
+        kept = cfg.phrase_orders["classifier"] = (cfg.classifier, ordered, firsts)
+    hits = _find_phrases(tokens, cfg.classifier, kept[1], kept[2])
     modes = [c for c in cfg.classifier if c != GENERAL_CHAT]
     counts = {c: len(hits.get(c, [])) for c in modes}
     best = max(counts.values(), default=0)
@@ -97,25 +169,27 @@ def classify_category(query: str, cfg: PathConfig, *, has_concepts: bool, previo
     return Classification(cfg.default_category, hits, f"no mode words; {cfg.default_category} by default")
 
 
+@fast_frozen_dict_init
 @dataclass(frozen=True)
 class ModelChoice:
     spec: ModelSpec
     reason: str
 
 
-def choose_model(query: str, category: str, cfg: PathConfig) -> ModelChoice:
-    """Cheapest for chat and simple questions; capable for analytical, multi-step or long ones."""
+def choose_model(query: str, category: str, cfg: PathConfig, *, tokens: tuple[str, ...] | None = None) -> ModelChoice:
+    """Cheapest for chat and simple questions; capable for analytical, multi-step or long ones
+    (`tokens`: words(query), when the caller has them)."""
     cheap, capable = cfg.models["cheap"], cfg.models["capable"]
     if category == GENERAL_CHAT:
         return ModelChoice(cheap, "chat needs the cheapest model")
-    tokens = words(query)
+    tokens = words(query) if tokens is None else tokens
     at = _positions(tokens)
     reasons = []
-    analytical = _contains(tokens, cfg.analytical, at)
+    analytical = _contains(tokens, cfg.analytical, at, _first_words(cfg, "analytical", cfg.analytical))
     if analytical:
         reasons.append("analytical (" + ", ".join(analytical) + ")")
-    markers = _contains(tokens, cfg.multi_step, at)
-    verbs = _contains(tokens, cfg.request_verbs, at)
+    markers = _contains(tokens, cfg.multi_step, at, _first_words(cfg, "multi_step", cfg.multi_step))
+    verbs = _contains(tokens, cfg.request_verbs, at, _first_words(cfg, "request_verbs", cfg.request_verbs))
     if markers or len(verbs) >= cfg.multi_step_verbs:
         reasons.append("multi-step (" + ", ".join(markers + verbs) + ")")
     if len(tokens) >= cfg.long_query_words:

@@ -12,7 +12,7 @@ def estimate_cost(cfg: PathConfig, model: ModelSpec, *, system: str, user: str, 
     model's per-token prices; latency = model base + output tokens + pipeline steps. `cost_usd` is the
     first call; `cached_cost_usd` a later call that reads the static prefix (message overhead, system
     prompt, tool schemas) from the cache, when that prefix reaches the provider's minimum."""
-    prefix = cfg.message_overhead_tokens + estimate_tokens(system) + sum(cfg.schema_tokens.get(t, 0) for t in tools)
+    prefix = cfg.message_overhead_tokens + estimate_tokens(system) + sum([cfg.schema_tokens.get(t, 0) for t in tools])
     tokens_in = prefix + estimate_tokens(user)
     tokens_out = answer_tokens + (cfg.tool_call_tokens if tool_call else 0)
     latency = model.base_latency_ms + tokens_out * model.ms_per_output_token + steps * cfg.pipeline_step_ms

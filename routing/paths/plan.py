@@ -9,7 +9,7 @@ from typing import Any, Mapping
 from routing.core.model import Tool
 from routing.core.schema import Path, PathFields, RouteResult, Status
 from routing.dates import resolve_expression
-from routing.paths.classify import choose_model, classify_category
+from routing.paths.classify import choose_model, classify_category, question_words
 from routing.paths.config import GENERAL_CHAT, MATCH_INTENT, MAX_TOOLS_SENT, PathConfig, _outputs
 from routing.paths.cost import estimate_cost
 from routing.paths.enrichments import compute_enrichments, detect_enrichments
@@ -20,7 +20,7 @@ from routing.paths.events import EventLog
 
 
 def _context_mode(context: Mapping | None) -> str | None:
-    if not isinstance(context, Mapping):
+    if context is None or not isinstance(context, Mapping):  # None first: an ABC's isinstance is slow
         return None
     mode = context.get("mode") or context.get("previous_mode")
     return str(mode) if mode else None
@@ -75,7 +75,7 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
     cfg: PathConfig = router.paths
     text = query if isinstance(query, str) else ""
     previous = _context_mode(context) if cfg.has_modes else None
-    data_mode = context.get("data_mode") if isinstance(context, Mapping) else None
+    data_mode = context.get("data_mode") if context is not None and isinstance(context, Mapping) else None
     notes: list[str] = []
     classifier = None
     if path is Path.FAST:
@@ -95,9 +95,10 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
         classified_by = f"intent {top.name}"
         enrichment_source = "the intent's"
     else:
-        c = classify_category(text, cfg, has_concepts=bool(getattr(analysis, "concepts", None)), previous_mode=previous)
+        tokens = question_words(text, analysis)  # read once for the classifier and the model choice
+        c = classify_category(text, cfg, has_concepts=bool(getattr(analysis, "concepts", None)), previous_mode=previous, tokens=tokens)
         category = c.category
-        choice = choose_model(text, category, cfg)
+        choice = choose_model(text, category, cfg, tokens=tokens)
         model = choice.spec
         pipeline = []
         tools_sent = cfg.tools_to_send(category, [x["name"] for x in candidates])
