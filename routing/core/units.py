@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from routing.core.fastinit import fast_frozen_init
 from routing.core.joined import address_end, amount_end
+from routing.core.text import is_number
+from routing.core.wordcache import remember
 
 
 @fast_frozen_init
@@ -134,20 +136,42 @@ def _next_true(flags: list[bool]) -> list[int]:
     return out
 
 
-def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
+def _word_start(index, word: str) -> tuple:
+    """How a unit starts on `word` outside a date or address (a function of the word and the
+    index, kept per word): (a number, the longest phrase it may start, and its one-word unit as
+    (role, key, via, via if corrected, kinds))."""
+    number = is_number(word) and not _known_word_with_letters(index, word)
+    longest = index.max_phrase if word in index.phrase_firsts or (index.lemma(word) or word) in index.phrase_firsts else 1
+    entry = index.phrases.get((word,))
+    if entry is None:
+        alone = ("literal", word, "keyword", "fuzzy", ())
+    elif entry.concept:
+        canon = index.canonical_form.get(entry.concept)
+        via = "keyword" if canon in (word, index.lemma(word)) else "synonym"
+        alone = ("concept", entry.concept, via, "fuzzy", entry.kinds)
+    elif entry.kinds:
+        alone = ("action", word, "keyword", "fuzzy", entry.kinds)
+    else:
+        alone = ("vague" if entry.vague else "stop", word, "keyword", "keyword", ())
+    return remember(index.unit_words, word, (number, longest, alone))
+
+
+def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "", texts: list[str] | None = None) -> list[Unit]:
     units: list[Unit] = []
     i = 0
     n = len(tokens)
     # Where the next date token and the next negation word are: a phrase cannot cross a date, and
     # a phrase read with its negation swapped (_negated_phrase) needs one within its reach.
-    next_date = _next_true(in_date)
+    dated = True in in_date
+    next_date = _next_true(in_date) if dated else None
+    texts = [t.text for t in tokens] if texts is None else texts
     negations = getattr(index.domain.words, "negations", frozenset())
-    next_negation = _next_true([t.text in negations for t in tokens]) if negations else None
-    texts = [t.text for t in tokens]
+    next_negation = _next_true([w in negations for w in texts]) if negations and not negations.isdisjoint(texts) else None
     has_at = "@" in text  # an address needs one: else address_end is i + 1 at every token
-    phrases, phrase_firsts, lemma = index.phrases, index.phrase_firsts, index.lemma
+    phrases, lemma, max_phrase = index.phrases, index.lemma, index.max_phrase
+    starts = index.unit_words
     while i < n:
-        if in_date[i]:
+        if dated and in_date[i]:
             j = i
             while j < n and in_date[j]:
                 j += 1
@@ -161,7 +185,9 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             units.append(Unit("literal", address, address, i, j))
             i = j
             continue
-        if tokens[i].is_number and not _known_word_with_letters(index, tokens[i].text):
+        first = texts[i]
+        number, longest, alone = starts.get(first) or _word_start(index, first)
+        if number:
             j = amount_end(tokens, i, text)
             if j > i + 1:
                 # "2,500,000" / "1.750.000": digit groups of three make an amount, not a record
@@ -170,16 +196,21 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
                 units.append(Unit("literal", amount, amount, i, j))
                 i = j
                 continue
-            units.append(Unit("number", tokens[i].text, tokens[i].text, i, i + 1))
+            units.append(Unit("number", first, first, i, i + 1))
+            i += 1
+            continue
+        negation_near = next_negation is not None and next_negation[i] < i + max_phrase
+        if longest == 1 and not negation_near:
+            # The common case: a word that starts no longer phrase is its own unit.
+            role, key, via, fuzzy_via, kinds = alone
+            units.append(Unit(role, key, first, i, i + 1, fuzzy_via if i in corrected else via, kinds))
             i += 1
             continue
         entry = None
         length = 0
-        first = texts[i]
         # Only a word that starts a longer phrase (itself or its lemma) can start one here.
-        longest = index.max_phrase if first in phrase_firsts or (lemma(first) or first) in phrase_firsts else 1
         for L in range(min(longest, n - i), 0, -1):
-            if next_date[i] < i + L:
+            if dated and next_date[i] < i + L:
                 continue
             key = tuple(texts[i : i + L])
             entry = phrases.get(key)
@@ -194,8 +225,7 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             if gapped is not None:
                 entry, end, _ = gapped
                 length = end - i
-        negated = (_negated_phrase(index, tokens, in_date, i, length)
-                   if next_negation is not None and next_negation[i] < i + index.max_phrase else None)
+        negated = _negated_phrase(index, tokens, in_date, i, length) if negation_near else None
         if negated is not None:
             entry, end = negated
             length = end - i
