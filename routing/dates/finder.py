@@ -30,6 +30,8 @@ _LEAD = re.compile(r"[^0-9]*")
 # A numeric date's separators: "2025-01-15", "1/3/2025", "15.03.2025", "2025/01", "03/2025".
 _DIGIT_SEP = re.compile(r"[0-9][-/][0-9]|[0-9]\.[0-9]{1,2}\.[0-9]")
 _DASH = re.compile(r"[-~]\s*(\w+)")
+WORD_KEYS_LIMIT = 20_000  # words whose gate keys are kept (emptied when full)
+_NONE: frozenset = frozenset()
 
 
 @dataclass
@@ -44,6 +46,9 @@ class _Family:
     # present (a key: a word set's id, or one of WordGate.present's named keys).
     needs: tuple[tuple, ...] = ()
     in_needs: tuple[bool, bool] = (False, False)  # the trigger / the month gate are among the needs
+
+    def __post_init__(self) -> None:
+        self.need_sets = tuple(frozenset(keys) for keys in self.needs)  # each need as a set, checked at once
 
 
 def _matches_ascii(c: str) -> bool:
@@ -71,6 +76,7 @@ class WordGate:
         self._prefix: dict[str, set[int]] = {}
         self._prefix3: dict[str, set[str]] = {}  # a prefix piece's first three letters ("" if shorter) -> pieces
         self._span: tuple[frozenset, frozenset, frozenset] | None = None
+        self._word_keys: dict[str, tuple[frozenset, tuple]] = {}  # per word of a text: _keys_of()
 
     @staticmethod
     def _pieces(words, kind: str) -> set | None:
@@ -127,31 +133,16 @@ class WordGate:
         found = _WORD.findall(lowered)
         tokens = set(found)
         out: set = set()
-        whole, lead = self._whole, self._lead
-        for t in tokens.intersection(whole):
-            for pieces, i in whole[t]:
-                if len(pieces) == 1 or pieces <= tokens:
-                    out.add(i)
-        for t in tokens.intersection(lead):
-            out |= lead[t]
+        cache = self._word_keys
         for t in tokens:
-            if t.isalpha():
-                continue
-            head = _LEAD.match(t).group()  # "mar5" -> "mar"
-            if head != t and head in lead:
-                out |= lead[head]
-            if t[0] in "12" and t[:4].isdigit():
-                out.add("year4_start")
-                if len(t) == 4:
-                    out.add("year4")
-        if self._prefix3:
-            heads = {t[:3] for t in tokens}
-            for head, pieces in self._prefix3.items():
-                if head and head not in heads:
-                    continue
-                for piece in pieces:
-                    if any(t.startswith(piece) for t in tokens):
-                        out |= self._prefix[piece]
+            keys = cache.get(t)
+            if keys is None:
+                keys = self._keys_of(t)
+            if keys[0]:
+                out |= keys[0]
+            for pieces, i in keys[1]:  # a word set of several pieces: all of them are words of the text
+                if pieces <= tokens:
+                    out.add(i)
         if any(c in lowered for c in "0123456789"):
             out.add("digit")
             if _DIGIT_SEP.search(lowered):
@@ -159,6 +150,35 @@ class WordGate:
         if self._span is not None and self._span_b(lowered, found):
             out.add("span_b")
         return out
+
+    def _keys_of(self, t: str) -> tuple[frozenset, tuple]:
+        """The keys one word of a text gives (kept per word: a function of the word and the
+        gate's sets): (the keys it gives alone, the (pieces, id) of word sets it is one piece of)."""
+        out: set = set()
+        several = []
+        lead = self._lead
+        for pieces, i in self._whole.get(t, ()):
+            if len(pieces) == 1:
+                out.add(i)
+            else:
+                several.append((pieces, i))
+        out |= lead.get(t, _NONE)
+        if not t.isalpha():
+            head = _LEAD.match(t).group()  # "mar5" -> "mar"
+            if head != t and head in lead:
+                out |= lead[head]
+            if t[0] in "12" and t[:4].isdigit():
+                out.add("year4_start")
+                if len(t) == 4:
+                    out.add("year4")
+        for head in (t[:3], ""):  # a prefix piece starts with the word's first three letters, or is shorter
+            for piece in self._prefix3.get(head, ()):
+                if t.startswith(piece):
+                    out |= self._prefix[piece]
+        if len(self._word_keys) >= WORD_KEYS_LIMIT:
+            self._word_keys.clear()
+        keys = self._word_keys[t] = (frozenset(out), tuple(several))
+        return keys
 
     def _span_b(self, lowered: str, found: list[str]) -> bool:
         to, months, firsts = self._span
@@ -407,6 +427,14 @@ class PhraseFinder:
     # ----------------------------------------------------------------------------------------
     # Finding
 
+    @staticmethod
+    def _holds(present: set, need_sets: tuple[frozenset, ...]) -> bool:
+        """Whether the text holds one key of each of a family's needs."""
+        for keys in need_sets:
+            if present.isdisjoint(keys):
+                return False
+        return True
+
     def find(self, text: str, today: date, settings: DateSettings, *, word_gate: bool = True) -> list[DateRange]:
         if not text:
             return []
@@ -423,7 +451,7 @@ class PhraseFinder:
         has_month = None
         for order, fam in enumerate(self._families):
             if present is not None:
-                if not all(any(k in present for k in keys) for keys in fam.needs):
+                if fam.need_sets and not self._holds(present, fam.need_sets):
                     continue
                 trigger_checked, month_checked = fam.in_needs
             else:
