@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Callable
 
+from routing.dates.folded import case_sensitive
 from routing.dates.ranges import _Context
 from routing.dates.types import (
     _B,
@@ -49,6 +50,7 @@ class _Family:
 
     def __post_init__(self) -> None:
         self.need_sets = tuple(frozenset(keys) for keys in self.needs)  # each need as a set, checked at once
+        self.folded = case_sensitive(self.pattern)  # the same pattern for a casefolded ASCII text (or None)
 
 
 def _matches_ascii(c: str) -> bool:
@@ -407,7 +409,8 @@ class PhraseFinder:
 
         self._families = families
         self._atom_groups = {
-            fam.pattern: {p: self._group_index(fam.pattern, p) for p in ("a", "b")} for fam in families
+            pattern: {p: self._group_index(pattern, p) for p in ("a", "b")}
+            for fam in families for pattern in (fam.pattern, fam.folded) if pattern is not None
         }
         # Cheap gate: no digit and no anchor word means no date; most queries stop here.
         anchors = (set(self._unit_of) | set(self._one_unit_of) | set(self._month_of)
@@ -447,6 +450,7 @@ class PhraseFinder:
         elif not self._gate.search(text):
             return []
         ctx = _Context(self, text, today, settings)
+        folded = present is not None and text.lower() == text  # ASCII, no capital: the case-sensitive patterns
         candidates: list[tuple[int, int, int, DateRange]] = []
         has_month = None
         for order, fam in enumerate(self._families):
@@ -463,7 +467,7 @@ class PhraseFinder:
                     continue
             if not trigger_checked and fam.trigger is not None and fam.trigger.search(text) is None:
                 continue
-            for m in fam.pattern.finditer(text):
+            for m in (fam.folded if folded and fam.folded is not None else fam.pattern).finditer(text):
                 try:
                     found = fam.build(ctx, m)
                 except (OverflowError, ValueError):
