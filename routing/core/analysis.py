@@ -16,7 +16,7 @@ from operator import add, ne, sub
 from rapidfuzz.distance import OSA
 
 from routing.core.schema import Correction
-from routing.core.sentences import split_sentences
+from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
 from routing.core.typos import MIN_CORRECTABLE_LEN, fuzzy_cutoff
 from routing.core.units import Unit, group_units, unit_features
@@ -156,7 +156,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
             unique.setdefault((d.text, d.start, d.end), d)
         dates = tuple(unique.values())
     units = group_units(index, tokens, in_date, corrected, text, news)
-    keys, extras = unit_features(units, tokens, text)
+    keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
     concepts: dict[str, str] = {}
     literals: list[str] = []
     actions: list[tuple[str, float]] = []
@@ -194,7 +194,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         names=tuple(names),
         keys=tuple(keys),
         extras=tuple(dict.fromkeys(extras)),
-        segments=split_sentences(units, tokens, text) if index.segmented else (),
+        segments=segments,
     )
 
 

@@ -138,8 +138,8 @@ def _next_true(flags: list[bool]) -> list[int]:
 
 def _word_start(index, word: str) -> tuple:
     """How a unit starts on `word` outside a date or address (a function of the word and the
-    index, kept per word): (a number, the longest phrase it may start, and its one-word unit as
-    (role, key, via, via if corrected, kinds))."""
+    index, kept per word): (it is its own one-word unit, a number, the longest phrase it may start,
+    and that one-word unit's role, key, via, via if corrected, kinds)."""
     number = is_number(word) and not _known_word_with_letters(index, word)
     longest = index.max_phrase if word in index.phrase_firsts or (index.lemma(word) or word) in index.phrase_firsts else 1
     entry = index.phrases.get((word,))
@@ -153,7 +153,7 @@ def _word_start(index, word: str) -> tuple:
         alone = ("action", word, "keyword", "fuzzy", entry.kinds)
     else:
         alone = ("vague" if entry.vague else "stop", word, "keyword", "keyword", ())
-    return remember(index.unit_words, word, (number, longest, alone))
+    return remember(index.unit_words, word, (not number and longest == 1, number, longest, *alone))
 
 
 def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "", texts: list[str] | None = None) -> list[Unit]:
@@ -169,7 +169,7 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
     next_negation = _next_true([w in negations for w in texts]) if negations and not negations.isdisjoint(texts) else None
     has_at = "@" in text  # an address needs one: else address_end is i + 1 at every token
     phrases, lemma, max_phrase = index.phrases, index.lemma, index.max_phrase
-    starts = index.unit_words
+    word_starts = index.unit_words
     while i < n:
         if dated and in_date[i]:
             j = i
@@ -178,16 +178,22 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             units.append(Unit("date", "", " ".join(t.text for t in tokens[i:j]), i, j))
             i = j
             continue
-        j = address_end(tokens, i, text) if has_at else i + 1
-        if j > i + 1 and not any(in_date[i:j]):
-            # "rina.putri@gmail.com": an address is one name-like word, what a search looks for.
-            address = text[tokens[i].start : tokens[j - 1].end]
-            units.append(Unit("literal", address, address, i, j))
-            i = j
-            continue
+        if has_at:
+            j = address_end(tokens, i, text)
+            if j > i + 1 and not any(in_date[i:j]):
+                # "rina.putri@gmail.com": an address is one name-like word, what a search looks for.
+                address = text[tokens[i].start : tokens[j - 1].end]
+                units.append(Unit("literal", address, address, i, j))
+                i = j
+                continue
         first = texts[i]
-        number, longest, alone = starts.get(first) or _word_start(index, first)
-        if number:
+        start = word_starts.get(first) or _word_start(index, first)
+        if start[0] and (next_negation is None or next_negation[i] >= i + max_phrase):
+            # The common case: a word that starts no longer phrase is its own unit.
+            units.append(Unit(start[3], start[4], first, i, i + 1, start[6] if i in corrected else start[5], start[7]))
+            i += 1
+            continue
+        if start[1]:
             j = amount_end(tokens, i, text)
             if j > i + 1:
                 # "2,500,000" / "1.750.000": digit groups of three make an amount, not a record
@@ -199,13 +205,8 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             units.append(Unit("number", first, first, i, i + 1))
             i += 1
             continue
+        longest = start[2]
         negation_near = next_negation is not None and next_negation[i] < i + max_phrase
-        if longest == 1 and not negation_near:
-            # The common case: a word that starts no longer phrase is its own unit.
-            role, key, via, fuzzy_via, kinds = alone
-            units.append(Unit(role, key, first, i, i + 1, fuzzy_via if i in corrected else via, kinds))
-            i += 1
-            continue
         entry = None
         length = 0
         # Only a word that starts a longer phrase (itself or its lemma) can start one here.
@@ -255,11 +256,17 @@ def unit_features(units, tokens, text: str) -> tuple[list[str], list[str]]:
     keys: list[str] = []
     extras: list[str] = []
     for u in units:
-        if u.role == "stop":
-            extras.extend("~" + w for w in u.key.split())
-        elif u.role == "number" or (u.role == "literal" and u.surface[:1].isdigit()):
+        role = u.role
+        if role == "stop":
+            key = u.key
+            if " " in key:
+                extras.extend(["~" + w for w in key.split()])
+            else:  # one word (a token holds no space)
+                extras.append("~" + key)
+            continue
+        if role == "number" or (role == "literal" and u.surface[:1].isdigit()):
             after = text[tokens[u.last - 1].end : tokens[u.last - 1].end + 2].lstrip()
             extras.append("#pct" if after[:1] == "%" else "#num")
-        if u.role in ("concept", "literal", "action"):
+        if role == "literal" or role == "concept" or role == "action":
             keys.append(u.key)
     return keys, extras
