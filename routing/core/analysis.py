@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from datetime import date
 from itertools import accumulate, compress
-from operator import add, ne, sub
+from operator import add, itemgetter, ne, sub
 
 from rapidfuzz.distance import OSA
 
@@ -23,7 +23,7 @@ from routing.core.units import Unit, group_units, unit_features
 from routing.core.wordcache import remember
 from routing.dates import DateRange, find_dates
 
-_group, _start, _end, _span = re.Match.group, re.Match.start, re.Match.end, re.Match.span
+_group, _start, _end, _span = itemgetter(0), re.Match.start, re.Match.end, re.Match.span  # as bare functions, to map over matches
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,8 @@ def is_number(word: str) -> bool:
 
 def clean(text: str) -> str:
     """Remove control and zero-width characters, fold compatibility forms, squeeze spaces."""
+    if text.isascii() and text.isprintable() and "  " not in text:
+        return text.strip()  # printable ASCII is its own NFKC form; its one space character is never doubled here
     text = unicodedata.normalize("NFKC", text)
     text = _CONTROL_RE.sub(" ", text)
     return _SPACE_RE.sub(" ", text).strip()

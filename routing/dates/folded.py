@@ -75,6 +75,74 @@ def _sub(p, icase: bool, flags: int, state):
     return _sre_parse.SubPattern(state, _fold(p.data, icase, flags, state))
 
 
+# A guard: the first characters every match starts with, as a lookahead tried before the pattern's
+# many alternatives (most words of a text start none of them). Only necessary prefixes are kept, so
+# adding it changes no match.
+GUARD_CHARS = 3
+_REPEATS = (_C.MAX_REPEAT, _C.MIN_REPEAT, getattr(_C, "POSSESSIVE_REPEAT", _C.MAX_REPEAT))
+
+
+@lru_cache(maxsize=4096)
+def _chars(op, av, flags: int) -> frozenset:
+    """The ASCII characters one character item matches (case as it stands in a folded pattern)."""
+    state = _sre_parse.State()
+    state.flags = flags
+    pattern = _sre_compile.compile(_sre_parse.SubPattern(state, [(op, av)]), flags)
+    return frozenset(c for c in range(128) if pattern.fullmatch(chr(c)))
+
+
+def _heads(items: list, k: int, flags: int) -> set:
+    """The first (up to k) characters of any match of `items`, as tuples of character sets; a
+    shorter tuple leaves the rest open, and () means anything may come first."""
+    if k == 0 or not items:
+        return {()}
+    op, av = items[0]
+    rest = items[1:]
+    if op in (_C.LITERAL, _C.NOT_LITERAL, _C.ANY, _C.CATEGORY) or op is _C.IN:
+        chars = _chars(op, tuple(av) if op is _C.IN else av, flags)
+        return {(chars, *t) for t in _heads(rest, k - 1, flags)} if chars else set()
+    if op is _C.BRANCH:
+        return set().union(*(_heads([*b.data, *rest], k, flags) for b in av[1]))
+    if op is _C.SUBPATTERN:
+        return _heads([*av[3].data, *rest], k, flags)
+    if op in _REPEATS:
+        lo, hi, p = av
+        out = _heads(rest, k, flags) if lo == 0 else set()
+        if hi == 0:
+            return out
+        if () in _heads(list(p.data), 1, flags):  # a part that may match nothing: left open
+            return {()}
+        again = (op, (max(lo - 1, 0), hi if hi == _C.MAXREPEAT else hi - 1, p))
+        return out | _heads([*p.data, again, *rest], k, flags)
+    if op in (_C.ASSERT, _C.ASSERT_NOT, _C.AT):
+        return _heads(rest, k, flags)
+    return {()}
+
+
+def _trie(heads: set) -> str:
+    """A pattern matching any of the heads (each a tuple of character sets), by first character."""
+    by_first: dict[frozenset, set] = {}
+    for h in heads:
+        by_first.setdefault(h[0], set()).add(h[1:])
+    parts = []
+    for chars, tails in sorted(by_first.items(), key=lambda kv: sorted(kv[0])):
+        head = re.escape(chr(next(iter(chars)))) if len(chars) == 1 else "[" + "".join(re.escape(chr(c)) for c in sorted(chars)) + "]"
+        parts.append(head if () in tails else head + "(?:" + _trie(tails) + ")")
+    return "|".join(parts)
+
+
+def _guarded(data: list, flags: int, state) -> list:
+    """`data` with a guard lookahead after its leading assertions (unchanged when none is found)."""
+    heads = _heads(data, GUARD_CHARS, flags)
+    if not heads or () in heads:
+        return data
+    guard = _sre_parse.parse("(?=" + _trie(heads) + ")", flags).data[0]
+    at = 0
+    while at < len(data) and data[at][0] in (_C.ASSERT, _C.ASSERT_NOT):
+        at += 1
+    return [*data[:at], guard, *data[at:]]
+
+
 def case_sensitive(pattern: re.Pattern) -> re.Pattern | None:
     """`pattern` (compiled with IGNORECASE) as a case-sensitive pattern with the same matches, group
     for group, in any ASCII text without a capital letter; None where it cannot be rewritten."""
@@ -90,6 +158,8 @@ def _case_sensitive(source: str, flags: int) -> re.Pattern | None:
         state = parsed.state
         folded = _sub(parsed, bool(state.flags & re.IGNORECASE), flags, state)
         state.flags &= ~re.IGNORECASE
-        return _sre_compile.compile(folded, flags & ~re.IGNORECASE)
+        flags &= ~re.IGNORECASE
+        folded.data = _guarded(folded.data, flags, state)
+        return _sre_compile.compile(folded, flags)
     except (_Unsupported, AttributeError, TypeError, ValueError, re.error):
         return None
