@@ -79,6 +79,7 @@ class WordGate:
         self._prefix3: dict[str, set[str]] = {}  # a prefix piece's first three letters ("" if shorter) -> pieces
         self._span: tuple[frozenset, frozenset, frozenset] | None = None
         self._word_keys: dict[str, tuple[frozenset, tuple]] = {}  # per word of a text: _keys_of()
+        self._inert: set[str] = set()  # words seen that give no key
 
     @staticmethod
     def _pieces(words, kind: str) -> set | None:
@@ -136,7 +137,7 @@ class WordGate:
         tokens = set(found)
         out: set = set()
         cache = self._word_keys
-        for t in tokens:
+        for t in tokens.difference(self._inert):  # most words give no key: those seen are skipped at once
             keys = cache.get(t)
             if keys is None:
                 keys = self._keys_of(t)
@@ -177,9 +178,14 @@ class WordGate:
             for piece in self._prefix3.get(head, ()):
                 if t.startswith(piece):
                     out |= self._prefix[piece]
-        if len(self._word_keys) >= WORD_KEYS_LIMIT:
-            self._word_keys.clear()
-        keys = self._word_keys[t] = (frozenset(out), tuple(several))
+        keys = (frozenset(out), tuple(several))
+        kept = self._word_keys if out or several else self._inert
+        if len(kept) >= WORD_KEYS_LIMIT:
+            kept.clear()
+        if kept is self._inert:
+            self._inert.add(t)
+        else:
+            self._word_keys[t] = keys
         return keys
 
     def _span_b(self, lowered: str, found: list[str]) -> bool:
@@ -408,6 +414,13 @@ class PhraseFinder:
             rf"(?:{dash}|\s+(?:{_alt(r['and'])})\s+){atom('b', in_span=True)}", self._build_span, needs=[[r['between']]])
 
         self._families = families
+        # Per key, the families whose first need it meets: a text's keys name the families to check.
+        self._by_key: dict = {}
+        for order, fam in enumerate(families):
+            for key in fam.need_sets[0] if fam.need_sets else ():
+                self._by_key.setdefault(key, set()).add(order)
+        self._always = frozenset(order for order, fam in enumerate(families) if not fam.need_sets)
+        self._need_keys = frozenset(self._by_key)
         self._atom_groups = {
             fam.pattern: {p: self._group_index(fam.pattern, p) for p in ("a", "b")} for fam in families
         }
@@ -461,9 +474,13 @@ class PhraseFinder:
         folded = present is not None and text.lower() == text  # ASCII, no capital: the case-sensitive patterns
         candidates: list[tuple[int, int, int, DateRange]] = []
         has_month = None
-        for order, fam in enumerate(self._families):
+        families = self._families
+        if present is not None:
+            orders = self._always.union(*[self._by_key[k] for k in present.intersection(self._need_keys)])
+            families = [(order, families[order]) for order in sorted(orders)]
+        for order, fam in (families if present is not None else enumerate(families)):
             if present is not None:
-                if fam.need_sets and not self._holds(present, fam.need_sets):
+                if not self._holds(present, fam.need_sets):
                     continue
                 trigger_checked, month_checked = fam.in_needs
             else:
