@@ -50,7 +50,8 @@ class _Family:
 
     def __post_init__(self) -> None:
         self.need_sets = tuple(frozenset(keys) for keys in self.needs)  # each need as a set, checked at once
-        self.folded: re.Pattern | None | bool = False  # the same pattern for a casefolded ASCII text: made on first use
+        # The same pattern for a casefolded ASCII text (routing.dates.folded), or the pattern itself.
+        self.folded: re.Pattern = case_sensitive(self.pattern) or self.pattern
 
 
 def _matches_ascii(c: str) -> bool:
@@ -422,7 +423,7 @@ class PhraseFinder:
         self._always = frozenset(order for order, fam in enumerate(families) if not fam.need_sets)
         self._need_keys = frozenset(self._by_key)
         self._atom_groups = {
-            fam.pattern: {p: self._group_index(fam.pattern, p) for p in ("a", "b")} for fam in families
+            pattern: {p: self._group_index(pattern, p) for p in ("a", "b")} for fam in families for pattern in (fam.pattern, fam.folded)
         }
         # Cheap gate: no digit and no anchor word means no date; most queries stop here.
         anchors = (set(self._unit_of) | set(self._one_unit_of) | set(self._month_of)
@@ -441,15 +442,6 @@ class PhraseFinder:
 
     # ----------------------------------------------------------------------------------------
     # Finding
-
-    def _folded(self, fam: _Family) -> re.Pattern:
-        """The family's pattern for a casefolded ASCII text (routing.dates.folded), made once."""
-        if fam.folded is False:
-            folded = case_sensitive(fam.pattern)
-            if folded is not None:  # its groups known before any thread can match with it
-                self._atom_groups[folded] = {p: self._group_index(folded, p) for p in ("a", "b")}
-            fam.folded = folded
-        return fam.folded or fam.pattern
 
     @staticmethod
     def _holds(present: set, need_sets: tuple[frozenset, ...]) -> bool:
@@ -492,7 +484,7 @@ class PhraseFinder:
                     continue
             if not trigger_checked and fam.trigger is not None and fam.trigger.search(text) is None:
                 continue
-            for m in (self._folded(fam) if folded else fam.pattern).finditer(text):
+            for m in (fam.folded if folded else fam.pattern).finditer(text):
                 try:
                     found = fam.build(ctx, m)
                 except (OverflowError, ValueError):
