@@ -1,4 +1,5 @@
-"""The read-only index a Router is built on, and the analysis of one query against it.
+"""The read-only index a Router is built on; the analysis of one query against it is
+routing.core.analysis (RouterIndex.analyze).
 
 Build once per lexicon version: phrase tables (synonyms, actions, vague and stop words), the
 vocabulary the typo corrector may correct into, an inverted index of tool terms and one of
