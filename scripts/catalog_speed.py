@@ -36,7 +36,8 @@ TODAY = date(2026, 1, 22)
 def forget_words(router: Router) -> None:
     """Empty the per-router word caches (typo corrections, real words, word forms)."""
     ix = router.index
-    for cache in (ix._correction_cache, ix._real_word_cache, getattr(ix.stems, "_cache", {})):
+    for cache in (ix._correction_cache, ix._real_word_cache, getattr(ix.stems, "_cache", {}), ix.unit_words,
+                  *(c for pair in ix.word_readings.values() for c in pair)):
         cache.clear()
 
 

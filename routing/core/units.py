@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from routing.core.fastinit import fast_frozen_init
 from routing.core.joined import address_end, amount_end
+from routing.core.text import is_number
+from routing.core.wordcache import remember
 
 
 @fast_frozen_init
@@ -134,34 +136,64 @@ def _next_true(flags: list[bool]) -> list[int]:
     return out
 
 
-def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
+def _word_start(index, word: str) -> tuple:
+    """How a unit starts on `word` outside a date or address (a function of the word and the
+    index, kept per word): (it is its own one-word unit, a number, the longest phrase it may start,
+    and that one-word unit's role, key, via, via if corrected, kinds)."""
+    number = is_number(word) and not _known_word_with_letters(index, word)
+    longest = index.max_phrase if word in index.phrase_firsts or (index.lemma(word) or word) in index.phrase_firsts else 1
+    entry = index.phrases.get((word,))
+    if entry is None:
+        alone = ("literal", word, "keyword", "fuzzy", ())
+    elif entry.concept:
+        canon = index.canonical_form.get(entry.concept)
+        via = "keyword" if canon in (word, index.lemma(word)) else "synonym"
+        alone = ("concept", entry.concept, via, "fuzzy", entry.kinds)
+    elif entry.kinds:
+        alone = ("action", word, "keyword", "fuzzy", entry.kinds)
+    else:
+        alone = ("vague" if entry.vague else "stop", word, "keyword", "keyword", ())
+    return remember(index.unit_words, word, (not number and longest == 1, number, longest, *alone))
+
+
+def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "", texts: list[str] | None = None) -> list[Unit]:
     units: list[Unit] = []
     i = 0
     n = len(tokens)
     # Where the next date token and the next negation word are: a phrase cannot cross a date, and
     # a phrase read with its negation swapped (_negated_phrase) needs one within its reach.
-    next_date = _next_true(in_date)
+    dated = True in in_date
+    next_date = _next_true(in_date) if dated else None
+    texts = [t.text for t in tokens] if texts is None else texts
     negations = getattr(index.domain.words, "negations", frozenset())
-    next_negation = _next_true([t.text in negations for t in tokens]) if negations else None
-    texts = [t.text for t in tokens]
+    next_negation = _next_true([w in negations for w in texts]) if negations and not negations.isdisjoint(texts) else None
     has_at = "@" in text  # an address needs one: else address_end is i + 1 at every token
-    phrases, phrase_firsts, lemma = index.phrases, index.phrase_firsts, index.lemma
+    phrases, lemma, max_phrase = index.phrases, index.lemma, index.max_phrase
+    word_starts = index.unit_words
     while i < n:
-        if in_date[i]:
+        if dated and in_date[i]:
             j = i
             while j < n and in_date[j]:
                 j += 1
             units.append(Unit("date", "", " ".join(t.text for t in tokens[i:j]), i, j))
             i = j
             continue
-        j = address_end(tokens, i, text) if has_at else i + 1
-        if j > i + 1 and not any(in_date[i:j]):
-            # "rina.putri@gmail.com": an address is one name-like word, what a search looks for.
-            address = text[tokens[i].start : tokens[j - 1].end]
-            units.append(Unit("literal", address, address, i, j))
-            i = j
+        if has_at:
+            j = address_end(tokens, i, text)
+            if j > i + 1 and not any(in_date[i:j]):
+                # "rina.putri@gmail.com": an address is one name-like word, what a search looks for.
+                address = text[tokens[i].start : tokens[j - 1].end]
+                units.append(Unit("literal", address, address, i, j))
+                i = j
+                continue
+        first = texts[i]
+        start = word_starts.get(first) or _word_start(index, first)
+        if start[0] and (next_negation is None or next_negation[i] >= i + max_phrase):
+            # The common case: a word that starts no longer phrase is its own unit.
+            units.append(Unit(start[3], start[4], first, i, i + 1, start[6] if i in corrected else start[5], start[7]))
+            i += 1
             continue
-        if tokens[i].is_number and not _known_word_with_letters(index, tokens[i].text):
+        if start[1]:
             j = amount_end(tokens, i, text)
             if j > i + 1:
                 # "2,500,000" / "1.750.000": digit groups of three make an amount, not a record
@@ -170,16 +202,16 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
                 units.append(Unit("literal", amount, amount, i, j))
                 i = j
                 continue
-            units.append(Unit("number", tokens[i].text, tokens[i].text, i, i + 1))
+            units.append(Unit("number", first, first, i, i + 1))
             i += 1
             continue
+        longest = start[2]
+        negation_near = next_negation is not None and next_negation[i] < i + max_phrase
         entry = None
         length = 0
-        first = texts[i]
         # Only a word that starts a longer phrase (itself or its lemma) can start one here.
-        longest = index.max_phrase if first in phrase_firsts or (lemma(first) or first) in phrase_firsts else 1
         for L in range(min(longest, n - i), 0, -1):
-            if next_date[i] < i + L:
+            if dated and next_date[i] < i + L:
                 continue
             key = tuple(texts[i : i + L])
             entry = phrases.get(key)
@@ -194,8 +226,7 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             if gapped is not None:
                 entry, end, _ = gapped
                 length = end - i
-        negated = (_negated_phrase(index, tokens, in_date, i, length)
-                   if next_negation is not None and next_negation[i] < i + index.max_phrase else None)
+        negated = _negated_phrase(index, tokens, in_date, i, length) if negation_near else None
         if negated is not None:
             entry, end = negated
             length = end - i
@@ -225,11 +256,17 @@ def unit_features(units, tokens, text: str) -> tuple[list[str], list[str]]:
     keys: list[str] = []
     extras: list[str] = []
     for u in units:
-        if u.role == "stop":
-            extras.extend("~" + w for w in u.key.split())
-        elif u.role == "number" or (u.role == "literal" and u.surface[:1].isdigit()):
+        role = u.role
+        if role == "stop":
+            key = u.key
+            if " " in key:
+                extras.extend(["~" + w for w in key.split()])
+            else:  # one word (a token holds no space)
+                extras.append("~" + key)
+            continue
+        if role == "number" or (role == "literal" and u.surface[:1].isdigit()):
             after = text[tokens[u.last - 1].end : tokens[u.last - 1].end + 2].lstrip()
             extras.append("#pct" if after[:1] == "%" else "#num")
-        if u.role in ("concept", "literal", "action"):
+        if role == "literal" or role == "concept" or role == "action":
             keys.append(u.key)
     return keys, extras

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Callable
 
+from routing.dates.folded import case_sensitive
 from routing.dates.ranges import _Context
 from routing.dates.types import (
     _B,
@@ -30,6 +31,8 @@ _LEAD = re.compile(r"[^0-9]*")
 # A numeric date's separators: "2025-01-15", "1/3/2025", "15.03.2025", "2025/01", "03/2025".
 _DIGIT_SEP = re.compile(r"[0-9][-/][0-9]|[0-9]\.[0-9]{1,2}\.[0-9]")
 _DASH = re.compile(r"[-~]\s*(\w+)")
+WORD_KEYS_LIMIT = 20_000  # words whose gate keys are kept (emptied when full)
+_NONE: frozenset = frozenset()
 
 
 @dataclass
@@ -44,6 +47,11 @@ class _Family:
     # present (a key: a word set's id, or one of WordGate.present's named keys).
     needs: tuple[tuple, ...] = ()
     in_needs: tuple[bool, bool] = (False, False)  # the trigger / the month gate are among the needs
+
+    def __post_init__(self) -> None:
+        self.need_sets = tuple(frozenset(keys) for keys in self.needs)  # each need as a set, checked at once
+        # The same pattern for a casefolded ASCII text (routing.dates.folded), or the pattern itself.
+        self.folded: re.Pattern = case_sensitive(self.pattern) or self.pattern
 
 
 def _matches_ascii(c: str) -> bool:
@@ -71,6 +79,8 @@ class WordGate:
         self._prefix: dict[str, set[int]] = {}
         self._prefix3: dict[str, set[str]] = {}  # a prefix piece's first three letters ("" if shorter) -> pieces
         self._span: tuple[frozenset, frozenset, frozenset] | None = None
+        self._word_keys: dict[str, tuple[frozenset, tuple]] = {}  # per word of a text: _keys_of()
+        self._inert: set[str] = set()  # words seen that give no key
 
     @staticmethod
     def _pieces(words, kind: str) -> set | None:
@@ -127,31 +137,16 @@ class WordGate:
         found = _WORD.findall(lowered)
         tokens = set(found)
         out: set = set()
-        whole, lead = self._whole, self._lead
-        for t in tokens.intersection(whole):
-            for pieces, i in whole[t]:
-                if len(pieces) == 1 or pieces <= tokens:
+        cache = self._word_keys
+        for t in tokens.difference(self._inert):  # most words give no key: those seen are skipped at once
+            keys = cache.get(t)
+            if keys is None:
+                keys = self._keys_of(t)
+            if keys[0]:
+                out |= keys[0]
+            for pieces, i in keys[1]:  # a word set of several pieces: all of them are words of the text
+                if pieces <= tokens:
                     out.add(i)
-        for t in tokens.intersection(lead):
-            out |= lead[t]
-        for t in tokens:
-            if t.isalpha():
-                continue
-            head = _LEAD.match(t).group()  # "mar5" -> "mar"
-            if head != t and head in lead:
-                out |= lead[head]
-            if t[0] in "12" and t[:4].isdigit():
-                out.add("year4_start")
-                if len(t) == 4:
-                    out.add("year4")
-        if self._prefix3:
-            heads = {t[:3] for t in tokens}
-            for head, pieces in self._prefix3.items():
-                if head and head not in heads:
-                    continue
-                for piece in pieces:
-                    if any(t.startswith(piece) for t in tokens):
-                        out |= self._prefix[piece]
         if any(c in lowered for c in "0123456789"):
             out.add("digit")
             if _DIGIT_SEP.search(lowered):
@@ -159,6 +154,40 @@ class WordGate:
         if self._span is not None and self._span_b(lowered, found):
             out.add("span_b")
         return out
+
+    def _keys_of(self, t: str) -> tuple[frozenset, tuple]:
+        """The keys one word of a text gives (kept per word: a function of the word and the
+        gate's sets): (the keys it gives alone, the (pieces, id) of word sets it is one piece of)."""
+        out: set = set()
+        several = []
+        lead = self._lead
+        for pieces, i in self._whole.get(t, ()):
+            if len(pieces) == 1:
+                out.add(i)
+            else:
+                several.append((pieces, i))
+        out |= lead.get(t, _NONE)
+        if not t.isalpha():
+            head = _LEAD.match(t).group()  # "mar5" -> "mar"
+            if head != t and head in lead:
+                out |= lead[head]
+            if t[0] in "12" and t[:4].isdigit():
+                out.add("year4_start")
+                if len(t) == 4:
+                    out.add("year4")
+        for head in (t[:3], ""):  # a prefix piece starts with the word's first three letters, or is shorter
+            for piece in self._prefix3.get(head, ()):
+                if t.startswith(piece):
+                    out |= self._prefix[piece]
+        keys = (frozenset(out), tuple(several))
+        kept = self._word_keys if out or several else self._inert
+        if len(kept) >= WORD_KEYS_LIMIT:
+            kept.clear()
+        if kept is self._inert:
+            self._inert.add(t)
+        else:
+            self._word_keys[t] = keys
+        return keys
 
     def _span_b(self, lowered: str, found: list[str]) -> bool:
         to, months, firsts = self._span
@@ -386,8 +415,15 @@ class PhraseFinder:
             rf"(?:{dash}|\s+(?:{_alt(r['and'])})\s+){atom('b', in_span=True)}", self._build_span, needs=[[r['between']]])
 
         self._families = families
+        # Per key, the families whose first need it meets: a text's keys name the families to check.
+        self._by_key: dict = {}
+        for order, fam in enumerate(families):
+            for key in fam.need_sets[0] if fam.need_sets else ():
+                self._by_key.setdefault(key, set()).add(order)
+        self._always = frozenset(order for order, fam in enumerate(families) if not fam.need_sets)
+        self._need_keys = frozenset(self._by_key)
         self._atom_groups = {
-            fam.pattern: {p: self._group_index(fam.pattern, p) for p in ("a", "b")} for fam in families
+            pattern: {p: self._group_index(pattern, p) for p in ("a", "b")} for fam in families for pattern in (fam.pattern, fam.folded)
         }
         # Cheap gate: no digit and no anchor word means no date; most queries stop here.
         anchors = (set(self._unit_of) | set(self._one_unit_of) | set(self._month_of)
@@ -407,6 +443,14 @@ class PhraseFinder:
     # ----------------------------------------------------------------------------------------
     # Finding
 
+    @staticmethod
+    def _holds(present: set, need_sets: tuple[frozenset, ...]) -> bool:
+        """Whether the text holds one key of each of a family's needs."""
+        for keys in need_sets:
+            if present.isdisjoint(keys):
+                return False
+        return True
+
     def find(self, text: str, today: date, settings: DateSettings, *, word_gate: bool = True) -> list[DateRange]:
         if not text:
             return []
@@ -419,11 +463,16 @@ class PhraseFinder:
         elif not self._gate.search(text):
             return []
         ctx = _Context(self, text, today, settings)
+        folded = present is not None and text.lower() == text  # ASCII, no capital: the case-sensitive patterns
         candidates: list[tuple[int, int, int, DateRange]] = []
         has_month = None
-        for order, fam in enumerate(self._families):
+        families = self._families
+        if present is not None:
+            orders = self._always.union(*[self._by_key[k] for k in present.intersection(self._need_keys)])
+            families = [(order, families[order]) for order in sorted(orders)]
+        for order, fam in (families if present is not None else enumerate(families)):
             if present is not None:
-                if not all(any(k in present for k in keys) for keys in fam.needs):
+                if not self._holds(present, fam.need_sets):
                     continue
                 trigger_checked, month_checked = fam.in_needs
             else:
@@ -435,7 +484,7 @@ class PhraseFinder:
                     continue
             if not trigger_checked and fam.trigger is not None and fam.trigger.search(text) is None:
                 continue
-            for m in fam.pattern.finditer(text):
+            for m in (fam.folded if folded else fam.pattern).finditer(text):
                 try:
                     found = fam.build(ctx, m)
                 except (OverflowError, ValueError):

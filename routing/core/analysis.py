@@ -1,0 +1,212 @@
+"""The analysis of one query against a RouterIndex (RouterIndex.analyze): normalise, read each
+word (known, an inflection, a known word's form, or a typo of one), find dates, group the tokens
+into units and gather the features the scorers read.
+
+A word's reading is a function of the word and the index alone, so it is kept per word (bounded,
+routing.core.wordcache): a route reads each of its words with one look-up, in bulk."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, replace
+from datetime import date
+from itertools import accumulate, compress
+from operator import add, itemgetter, ne, sub
+
+from rapidfuzz.distance import OSA
+
+from routing.core.schema import Correction
+from routing.core.sentences import split_features
+from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
+from routing.core.typos import MIN_CORRECTABLE_LEN, fuzzy_cutoff
+from routing.core.units import Unit, group_units, unit_features
+from routing.core.wordcache import remember
+from routing.dates import DateRange, find_dates
+
+_group, _start, _end, _span = itemgetter(0), re.Match.start, re.Match.end, re.Match.span  # as bare functions, to map over matches
+
+
+@dataclass(frozen=True)
+class QueryAnalysis:
+    text: str  # normalised and typo-corrected, separators kept
+    tokens: tuple[Token, ...]
+    corrections: tuple[Correction, ...]
+    units: tuple[Unit, ...]
+    dates: tuple[DateRange, ...]
+    concepts: dict[str, str]  # concept -> via (keyword / synonym / fuzzy)
+    literals: tuple[str, ...]
+    actions: tuple[tuple[str, float], ...]
+    vague: tuple[str, ...]
+    keys: tuple[str, ...]  # content keys in order (concepts, literals, verbs): for phrases and examples
+    extras: tuple[str, ...] = ()  # weaker example features: stop words ("~my"), number shapes ("#num", "#pct")
+    segments: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()  # per sentence of several (enriched): keys, extras
+    names: tuple[str, ...] = ()  # unknown words written with a capital inside the query: likely a name
+    source: str = ""  # the query as written (cleaned, not casefolded): names keep their casing
+    source_spans: tuple[tuple[int, int], ...] = ()  # per token, its offsets in `source` ("" / () if unaligned)
+
+    def surface_of(self, first: int, last: int) -> str:
+        """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya"),
+        separators kept; the normalised text where the two cannot be aligned."""
+        if self.source_spans and self.text[self.tokens[first].start : self.tokens[last - 1].end].casefold() == self.source[self.source_spans[first][0] : self.source_spans[last - 1][1]].casefold():
+            return self.source[self.source_spans[first][0] : self.source_spans[last - 1][1]]
+        return self.text[self.tokens[first].start : self.tokens[last - 1].end]
+
+    @property
+    def normalized(self) -> str:
+        return " ".join(u.surface for u in self.units if u.role != "stop")
+
+
+def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | None]:
+    """How the router reads the word `w`: the word it stands for, and (target, score) when that
+    is a typo correction (or a derived form, shown and penalised like one)."""
+    if w in index.phrase_words or is_number(w):
+        return w, None
+    lem = index.lemma(w)
+    if lem is not None:
+        return lem, None
+    if w in index.known:
+        return w, None
+    form = index.stems.known_form(w) if index.stems else None
+    if form is not None:  # "transferring" -> "transfer": a form of a word we know, no typo
+        return index.lemma(form) or form, None
+    fix = index.correct(w) if correct and not index.is_real_word(w) else None
+    if fix is None and correct and not index.is_real_word(w):
+        # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
+        for stem, suffix, repl in index.unsuffixed(w, MIN_CORRECTABLE_LEN):
+            stem_fix = index.correct(stem)
+            if stem_fix:
+                whole = stem_fix[0][: len(stem_fix[0]) - len(repl)] + suffix if repl else stem_fix[0] + suffix
+                score = OSA.normalized_similarity(w, whole) * 100
+                if score >= fuzzy_cutoff(len(w)):
+                    fix = (stem_fix[0], round(score, 1))
+                    break
+    if fix is None and correct and index.stems:
+        # "rainy" -> "rain": a derived form, less sure than an inflection: shown and
+        # penalised like a typo correction, so it is a weaker signal than the word itself.
+        derived = index.stems.derived_form(w)
+        if derived is not None:
+            fix = (derived, round(OSA.normalized_similarity(w, derived) * 100, 1))
+    if fix is None:
+        return w, None
+    return (fix[0] if fix[0] in index.phrase_words else (index.lemma(fix[0]) or fix[0])), fix
+
+
+def analyze(index, query: str, *, today: date, correct: bool = True, with_dates: bool = True) -> QueryAnalysis:
+    source = clean(query)
+    norm = source.casefold()
+    # An ASCII text keeps each character in place when casefolded: the cased tokens are the same spans.
+    if source.isascii():
+        matches = list(ASCII_TOKEN_RE.finditer(norm))
+        cased = None
+        aligned = True
+    else:
+        matches = list(TOKEN_RE.finditer(norm))
+        cased = token_spans(source)
+        aligned = len(cased) == len(matches)
+    words = list(map(_group, matches))
+    starts = list(map(_start, matches))
+    ends = list(map(_end, matches))
+    n = len(words)
+
+    # Each word's reading, from the per-word caches (a miss is read once, then kept).
+    plain, fixed = index.word_readings[correct]
+    news = list(map(plain.get, words))
+    corrections: list[Correction] = []
+    corrected: set[int] = set()
+    if None in news:
+        for i in [i for i, new in enumerate(news) if new is None]:
+            w = words[i]
+            hit = fixed.get(w)
+            if hit is None:
+                new, fix = read_word(index, w, correct)
+                if fix is None:
+                    news[i] = remember(plain, w, new)
+                    continue
+                hit = remember(fixed, w, (new, Correction(w, fix[0], fix[1])))
+            news[i] = hit[0]
+            corrections.append(hit[1])
+            corrected.add(i)
+    # Rebuild the text with the words read in place, keeping separators ("1-15", "15/03").
+    if news == words:
+        text, new_starts, new_ends = norm, starts, ends
+    else:
+        lengths = list(map(len, news))
+        new_starts = list(map(add, starts, [0, *accumulate(map(sub, lengths, map(len, words)))]))
+        new_ends = list(map(add, new_starts, lengths))
+        parts: list[str] = []
+        pos = 0
+        for i in compress(range(n), map(ne, news, words)):
+            parts += (norm[pos : starts[i]], news[i])
+            pos = ends[i]
+        parts.append(norm[pos:])
+        text = "".join(parts)
+    tokens = list(map(Token, news, new_starts, new_ends))
+
+    dates = tuple(find_dates(text, today=today, settings=index.date_settings, lexicon=index.date_lexicon)) if n and with_dates else ()
+    in_date = [False] * n
+    if dates:
+        if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
+            dates = tuple(_as_typed(d, new_starts, new_ends, starts, ends, norm) for d in dates)
+        for d in dates:
+            lo, hi = _covered(d, new_starts, new_ends)
+            in_date[lo:hi] = [True] * max(hi - lo, 0)
+        # A phrase said twice ("... last month ... last month") is one range, not two.
+        unique: dict = {}
+        for d in dates:
+            unique.setdefault((d.text, d.start, d.end), d)
+        dates = tuple(unique.values())
+    units = group_units(index, tokens, in_date, corrected, text, news)
+    keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
+    concepts: dict[str, str] = {}
+    literals: list[str] = []
+    actions: list[tuple[str, float]] = []
+    vague: list[str] = []
+    names: list[str] = []
+    for u in units:
+        role = u.role
+        if role == "literal":
+            literals.append(u.key)
+            # A name, an amount ("2,500,000") or an address: what a search looks for. Capitals are
+            # the one language-free sign of a name ("PT Maju Jaya", "Ibu Ratna"); the first word
+            # of a sentence does not count.
+            if u.last - u.first > 1 or (u.first > 0 and aligned and (source[starts[u.first]] if cased is None else cased[u.first][0][:1]).isupper()):
+                names.append(u.surface)
+        elif role == "concept":
+            prev = concepts.get(u.key)
+            if prev is None or (prev == "fuzzy" and u.via != "fuzzy") or (prev == "synonym" and u.via == "keyword"):
+                concepts[u.key] = u.via
+        elif role == "vague":
+            vague.append(u.surface)
+        if u.kinds:
+            actions.extend(u.kinds)
+    return QueryAnalysis(
+        text=text,
+        tokens=tuple(tokens),
+        corrections=tuple(corrections),
+        source=source if aligned else "",
+        source_spans=(tuple(map(_span, matches)) if cased is None else tuple((t[1], t[2]) for t in cased)) if aligned else (),
+        units=tuple(units),
+        dates=dates,
+        concepts=concepts,
+        literals=tuple(literals),
+        actions=tuple(actions),
+        vague=tuple(vague),
+        names=tuple(names),
+        keys=tuple(keys),
+        extras=tuple(dict.fromkeys(extras)),
+        segments=segments,
+    )
+
+
+def _covered(d: DateRange, starts: list[int], ends: list[int]) -> tuple[int, int]:
+    """The tokens a date's span overlaps, as a range lo..hi-1 (tokens are in order, never overlapping)."""
+    a, b = d.span
+    return bisect_right(ends, a), bisect_left(starts, b)
+
+
+def _as_typed(d: DateRange, starts: list[int], ends: list[int], raw_starts: list[int], raw_ends: list[int], norm: str) -> DateRange:
+    """A date range whose text is the typed words its span covers in the corrected text."""
+    lo, hi = _covered(d, starts, ends)
+    if lo >= hi:
+        return d
+    return replace(d, text=norm[raw_starts[lo] : raw_ends[hi - 1]])

@@ -1,0 +1,343 @@
+"""The query analysis (routing.core.analysis) against the code it replaced (issue 22, speed): each
+word's reading kept per word, tokens made in bulk, units started from a per-word table, sentences cut
+once. The reference below is RouterIndex.analyze, group_units, unit_features and split_sentences as
+they were; both must give the same QueryAnalysis, field for field, on varied texts (cased, accented,
+dated, negated, with addresses, amounts and sentence ends), with and without typo correction."""
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rapidfuzz.distance import OSA
+
+from routing import Router
+from routing.core.analysis import QueryAnalysis
+from routing.core.joined import address_end, amount_end
+from routing.core.schema import Correction
+from routing.core.sentences import _SENTENCE_END
+from routing.core.text import Token, clean, token_spans, tokenize
+from routing.core.typos import MIN_CORRECTABLE_LEN, fuzzy_cutoff
+from routing.core.units import Unit, _gapped_phrase, _known_word_with_letters, _negated_phrase, _next_true
+from routing.dates import find_dates
+
+TODAY = date(2026, 1, 22)
+
+
+def _unit_features(units, tokens, text):
+    keys, extras = [], []
+    for u in units:
+        if u.role == "stop":
+            extras.extend("~" + w for w in u.key.split())
+        elif u.role == "number" or (u.role == "literal" and u.surface[:1].isdigit()):
+            after = text[tokens[u.last - 1].end : tokens[u.last - 1].end + 2].lstrip()
+            extras.append("#pct" if after[:1] == "%" else "#num")
+        if u.role in ("concept", "literal", "action"):
+            keys.append(u.key)
+    return keys, extras
+
+
+def _split_sentences(units, tokens, text):
+    if len(tokens) < 2:
+        return ()
+    sentence = [0] * len(tokens)
+    n = 0
+    for i in range(1, len(tokens)):
+        if _SENTENCE_END.search(text, tokens[i - 1].end, tokens[i].start):
+            n += 1
+        sentence[i] = n
+    if n == 0:
+        return ()
+    groups = [[] for _ in range(n + 1)]
+    for u in units:
+        groups[sentence[u.first]].append(u)
+    out = []
+    for g in groups:
+        keys, extras = _unit_features(g, tokens, text)
+        if keys:
+            out.append((tuple(keys), tuple(dict.fromkeys(extras))))
+    return tuple(out) if len(out) > 1 else ()
+
+
+def _as_typed(d, tokens, raw_tokens, norm):
+    a, b = d.span
+    covered = [i for i, tok in enumerate(tokens) if tok.start < b and tok.end > a]
+    if not covered:
+        return d
+    return replace(d, text=norm[raw_tokens[covered[0]].start : raw_tokens[covered[-1]].end])
+
+
+def reference_analyze(self, query: str, *, today: date, correct: bool = True, with_dates: bool = True) -> QueryAnalysis:
+    source = clean(query)
+    norm = source.casefold()  # normalize(query)
+    raw_tokens = tokenize(norm)
+    # Capitals are the one language-free sign of a name ("PT Maju Jaya", "Ibu Ratna"); the first
+    # word of a sentence does not count.
+    cased = token_spans(source)
+    capital = [i > 0 and t[0][:1].isupper() for i, t in enumerate(cased)] if len(cased) == len(raw_tokens) else [False] * len(raw_tokens)
+    corrections: list[Correction] = []
+    corrected_idx: set[int] = set()
+    replaced: list[str] = []
+    for i, tok in enumerate(raw_tokens):
+        w = tok.text
+        if w in self.phrase_words or tok.is_number:
+            replaced.append(w)
+            continue
+        lem = self.lemma(w)
+        if lem is not None:
+            replaced.append(lem)
+            continue
+        if w in self.known:
+            replaced.append(w)
+            continue
+        form = self.stems.known_form(w) if self.stems else None
+        if form is not None:  # "transferring" -> "transfer": a form of a word we know, no typo
+            replaced.append(self.lemma(form) or form)
+            continue
+        fix = self.correct(w) if correct and not self.is_real_word(w) else None
+        if fix is None and correct and not self.is_real_word(w):
+            # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
+            for stem, suffix, repl in self.unsuffixed(w, MIN_CORRECTABLE_LEN):
+                stem_fix = self.correct(stem)
+                if stem_fix:
+                    whole = stem_fix[0][: len(stem_fix[0]) - len(repl)] + suffix if repl else stem_fix[0] + suffix
+                    score = OSA.normalized_similarity(w, whole) * 100
+                    if score >= fuzzy_cutoff(len(w)):
+                        fix = (stem_fix[0], round(score, 1))
+                        break
+        if fix is None and correct and self.stems:
+            # "rainy" -> "rain": a derived form, less sure than an inflection: shown and
+            # penalised like a typo correction, so it is a weaker signal than the word itself.
+            derived = self.stems.derived_form(w)
+            if derived is not None:
+                fix = (derived, round(OSA.normalized_similarity(w, derived) * 100, 1))
+        if fix is not None:
+            corrections.append(Correction(w, fix[0], fix[1]))
+            corrected_idx.add(i)
+            fixed = fix[0] if fix[0] in self.phrase_words else (self.lemma(fix[0]) or fix[0])
+            replaced.append(fixed)
+        else:
+            replaced.append(w)
+    # Rebuild the text with corrected words in place, keeping separators ("1-15", "15/03").
+    parts: list[str] = []
+    tokens: list[Token] = []
+    pos = 0
+    out_len = 0
+    for tok, new in zip(raw_tokens, replaced):
+        gap = norm[pos : tok.start]
+        parts.append(gap)
+        out_len += len(gap)
+        tokens.append(tok if out_len == tok.start and new == tok.text else Token(new, out_len, out_len + len(new)))
+        parts.append(new)
+        out_len += len(new)
+        pos = tok.end
+    parts.append(norm[pos:])
+    text = "".join(parts)
+    dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens and with_dates else ()
+    if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
+        dates = tuple(_as_typed(d, tokens, raw_tokens, norm) for d in dates)
+    # A phrase said twice ("... last month ... last month") is one range, not two.
+    seen_ranges: set = set()
+    unique = []
+    for d in dates:
+        key = (d.text, d.start, d.end)
+        if key not in seen_ranges:
+            seen_ranges.add(key)
+            unique.append(d)
+    unique_dates = tuple(unique)
+    in_date = [False] * len(tokens)
+    for d in dates:
+        a, b = d.span
+        for i, tok in enumerate(tokens):
+            if tok.start < b and tok.end > a:
+                in_date[i] = True
+    units = _group_units(self, tokens, in_date, corrected_idx, text)
+    concepts: dict[str, str] = {}
+    literals: list[str] = []
+    actions: list[tuple[str, float]] = []
+    vague: list[str] = []
+    keys, extras = _unit_features(units, tokens, text)
+    for u in units:
+        if u.role == "concept":
+            prev = concepts.get(u.key)
+            if prev is None or (prev == "fuzzy" and u.via != "fuzzy") or (prev == "synonym" and u.via == "keyword"):
+                concepts[u.key] = u.via
+        elif u.role == "literal":
+            literals.append(u.key)
+        if u.kinds:
+            actions.extend(u.kinds)
+        if u.role == "vague":
+            vague.append(u.surface)
+    return QueryAnalysis(
+        text=text,
+        tokens=tuple(tokens),
+        corrections=tuple(corrections),
+        source=source if len(cased) == len(raw_tokens) else "",
+        source_spans=tuple((t[1], t[2]) for t in cased) if len(cased) == len(raw_tokens) else (),
+        units=tuple(units),
+        dates=unique_dates,
+        concepts=concepts,
+        literals=tuple(literals),
+        actions=tuple(actions),
+        vague=tuple(vague),
+        # A name, an amount ("2,500,000") or an address: what a search looks for.
+        names=tuple(u.surface for u in units if u.role == "literal" and (capital[u.first] or u.last - u.first > 1)),
+        keys=tuple(keys),
+        extras=tuple(dict.fromkeys(extras)),
+        segments=_split_sentences(units, tokens, text) if self.segmented else (),
+    )
+
+
+def _group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
+    units: list[Unit] = []
+    i = 0
+    n = len(tokens)
+    # Where the next date token and the next negation word are: a phrase cannot cross a date, and
+    # a phrase read with its negation swapped (_negated_phrase) needs one within its reach.
+    next_date = _next_true(in_date)
+    negations = getattr(index.domain.words, "negations", frozenset())
+    next_negation = _next_true([t.text in negations for t in tokens]) if negations else None
+    texts = [t.text for t in tokens]
+    has_at = "@" in text  # an address needs one: else address_end is i + 1 at every token
+    phrases, phrase_firsts, lemma = index.phrases, index.phrase_firsts, index.lemma
+    while i < n:
+        if in_date[i]:
+            j = i
+            while j < n and in_date[j]:
+                j += 1
+            units.append(Unit("date", "", " ".join(t.text for t in tokens[i:j]), i, j))
+            i = j
+            continue
+        j = address_end(tokens, i, text) if has_at else i + 1
+        if j > i + 1 and not any(in_date[i:j]):
+            # "rina.putri@gmail.com": an address is one name-like word, what a search looks for.
+            address = text[tokens[i].start : tokens[j - 1].end]
+            units.append(Unit("literal", address, address, i, j))
+            i = j
+            continue
+        if tokens[i].is_number and not _known_word_with_letters(index, tokens[i].text):
+            j = amount_end(tokens, i, text)
+            if j > i + 1:
+                # "2,500,000" / "1.750.000": digit groups of three make an amount, not a record
+                # number; like a name, it is what a search looks for.
+                amount = text[tokens[i].start : tokens[j - 1].end]
+                units.append(Unit("literal", amount, amount, i, j))
+                i = j
+                continue
+            units.append(Unit("number", tokens[i].text, tokens[i].text, i, i + 1))
+            i += 1
+            continue
+        entry = None
+        length = 0
+        first = texts[i]
+        # Only a word that starts a longer phrase (itself or its lemma) can start one here.
+        longest = index.max_phrase if first in phrase_firsts or (lemma(first) or first) in phrase_firsts else 1
+        for L in range(min(longest, n - i), 0, -1):
+            if next_date[i] < i + L:
+                continue
+            key = tuple(texts[i : i + L])
+            entry = phrases.get(key)
+            if entry is None and L > 1:
+                # "purchase invoices" -> "purchase invoice": inflected words inside a phrase
+                entry = phrases.get(tuple(lemma(w) or w for w in key))
+            if entry is not None:
+                length = L
+                break
+        if longest > 1:
+            gapped = _gapped_phrase(index, tokens, in_date, i, length)
+            if gapped is not None:
+                entry, end, _ = gapped
+                length = end - i
+        negated = (_negated_phrase(index, tokens, in_date, i, length)
+                   if next_negation is not None and next_negation[i] < i + index.max_phrase else None)
+        if negated is not None:
+            entry, end = negated
+            length = end - i
+        if entry is None:
+            units.append(Unit("literal", first, first, i, i + 1, via="fuzzy" if i in corrected else "keyword"))
+            i += 1
+            continue
+        surface = " ".join(texts[i : i + length])
+        fuzzy = bool(corrected) and any(k in corrected for k in range(i, i + length))
+        if entry.concept:
+            canon = index.canonical_form.get(entry.concept)
+            via = "fuzzy" if fuzzy else ("keyword" if canon in (surface, index.lemma(surface)) else "synonym")
+            units.append(Unit("concept", entry.concept, surface, i, i + length, via=via, kinds=entry.kinds))
+        elif entry.kinds:
+            units.append(Unit("action", surface, surface, i, i + length, via="fuzzy" if fuzzy else "keyword", kinds=entry.kinds))
+        elif entry.vague:
+            units.append(Unit("vague", surface, surface, i, i + length))
+        else:
+            units.append(Unit("stop", surface, surface, i, i + length))
+        i += length
+    return units
+
+
+@pytest.fixture(scope="module", params=["accounting", "cfo"])
+def index(request):
+    return Router.load(request.param).index
+
+
+def _same(index, text: str) -> None:
+    for correct in (True, False):
+        for with_dates in (True, False):
+            new = index.analyze(text, today=TODAY, correct=correct, with_dates=with_dates)
+            old = reference_analyze(index, text, today=TODAY, correct=correct, with_dates=with_dates)
+            assert repr(new) == repr(old), text
+
+
+PIECES = ["invoice", "Invoices", "faktur", "belum", "dibayar", "haven't", "paid", "not", "pay", "nahi", "hua", "we", "still",
+          "owe", "last", "7", "days", "minggu", "lalu", "Q3", "2016", "FY2025", "15/03", "1-15", "March", "14,", "2022",
+          "between", "1", "and", "15", "January", "rina.putri@gmail.com", "2,500,000", "1.750.000", "37.5%", "50", "%",
+          "PT", "Maju", "Jaya", "Ibu", "Ratna", "invoises", "transferring", "rainy", "purchase", "Ünïcödé", "straße",
+          "İstanbul", "ﬁle", "Ｆｕｌｌ", "\u200b", "tab\tx", "don't", "O'Brien's", "jum’at", "a_b", "vendor", "bills",
+          "abhi", "tak", "customer", "Cari", "tampilkan", "supplier", "balance", "sheet", "profit", "report"]
+SEPS = [" ", " ", " ", ", ", ". ", "? ", "; ", "! ", "-", "/", "  ", "。 ", "\n"]
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(SEPS)), min_size=1, max_size=16))
+def test_analysis_matches_the_code_it_replaced(index, parts):
+    _same(index, "".join(w + s for w, s in parts))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=200))
+def test_analysis_of_any_text_matches_the_code_it_replaced(index, text):
+    _same(index, text)
+
+
+@pytest.mark.parametrize("text", [
+    "", "   ", "Show unpaid invoices from last month", "Tolong tampilkan faktur yang sudah lunas minggu lalu",
+    "I need your assistance with a few tasks. First, schedule an appointment for the patient with the ID 'dCOdNhYb4B' "
+    "on March 14, 2022 at 10:30 AM. Then, calculate the age of a horse born in 2010.",
+    "who hasn't paid? pay nahi hua. kirim ke rina.putri@gmail.com 2,500,000 ... last month last month",
+])
+def test_analysis_of_known_shapes_matches_the_code_it_replaced(index, text):
+    _same(index, text)
+    _same(index, text)  # twice: a second reading comes from the per-word caches
+
+
+def _clean_as_it_was(text: str) -> str:
+    import unicodedata
+
+    from routing.core.text import _CONTROL_RE, _SPACE_RE
+    return _SPACE_RE.sub(" ", _CONTROL_RE.sub(" ", unicodedata.normalize("NFKC", text))).strip()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from([chr(c) for c in range(128)] + ["\u00a0", "\u200b", "é", "ﬁ", "\u2028", "\x85"]), max_size=40))
+def test_clean_returns_plain_ascii_as_the_full_clean_does(text):
+    assert clean(text) == _clean_as_it_was(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from([chr(c) for c in range(128)]), max_size=60))
+def test_ascii_patterns_match_as_the_general_ones(text):
+    from routing.core.sentences import _ASCII_SENTENCE_END
+    from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE
+    folded = text.casefold()
+    assert [m.span() for m in ASCII_TOKEN_RE.finditer(folded)] == [m.span() for m in TOKEN_RE.finditer(folded)]
+    assert [m.start() for m in _ASCII_SENTENCE_END.finditer(text)] == [m.start() for m in _SENTENCE_END.finditer(text)]
