@@ -415,24 +415,29 @@ def _best(raw: dict[int, float], tools, top: int) -> list[int]:
 def _scored(t, total, index, weights, keyword, action, pattern, example, semantic, learned, agreement=None) -> Scored:
     parts: dict[str, float] = {}
     evidence: list[str] = []
+    k, p = keyword.get(t), pattern.get(t)
     fit, why = action.get(index.tools[t].kind, (0.0, ""))
-    kind_signal = Signal(value=fit, parts={"action": fit}, evidence=[why]) if fit > 0 else None
     for sig, w, label in (
-        (keyword.get(t), weights.keyword, "matched"),
-        (pattern.get(t), weights.pattern, "pattern"),
-        (kind_signal, weights.action, "kind"),
+        (k, weights.keyword, "matched"),
+        (p, weights.pattern, "pattern"),
+        (None, weights.action, "kind"),  # the kind's fit: no Signal made for it (below)
         (example.get(t), weights.example, "like"),
         (semantic.get(t), weights.semantic, "semantic"),
         (learned.get(t), weights.learned, "learned"),
-        ((agreement or {}).get(t), weights.agreement, "agree"),
+        (agreement.get(t) if agreement else None, weights.agreement, "agree"),
     ):
-        if sig is None or w <= 0:
+        if sig is None:
+            if label == "kind" and fit > 0 and w > 0:
+                parts["action"] = parts.get("action", 0.0) + w * fit
+                evidence.append(f"kind: {why}")
+            continue
+        if w <= 0:
             continue
         for name, share in sig.parts.items():
             parts[name] = parts.get(name, 0.0) + w * share
         if sig.evidence:
             evidence.append(f"{label}: " + ", ".join(dict.fromkeys(sig.evidence)))
-    fuzzy_hits = max((keyword.get(t) or Signal()).fuzzy_hits, (pattern.get(t) or Signal()).fuzzy_hits)
+    fuzzy_hits = max(k.fuzzy_hits if k is not None else 0, p.fuzzy_hits if p is not None else 0)
     if fuzzy_hits:
         parts["fuzzy_penalty"] = -weights.fuzzy_penalty * fuzzy_hits
     scale = 1.0 / total if total > 1.0 else 1.0
@@ -441,7 +446,7 @@ def _scored(t, total, index, weights, keyword, action, pattern, example, semanti
     # Make the rounded parts add up exactly to the rounded confidence.
     drift = round(confidence - sum(breakdown.values()), 4)
     if drift and breakdown:
-        biggest = max(breakdown, key=lambda k: breakdown[k])
+        biggest = max(breakdown, key=breakdown.__getitem__)
         breakdown[biggest] = round(breakdown[biggest] + drift, 4)
     return Scored(
         tool=t,
@@ -449,7 +454,7 @@ def _scored(t, total, index, weights, keyword, action, pattern, example, semanti
         raw=round(total, 4),
         breakdown=breakdown,
         evidence=evidence,
-        pattern_params=(pattern[t].params if t in pattern else {}),
+        pattern_params=(p.params if p is not None else {}),
         match_type=_match_type(breakdown),
     )
 
