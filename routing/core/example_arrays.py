@@ -94,16 +94,19 @@ class ExampleArrays:
 
             scores = fuse_arrays(scores, [self.tool_scores(fs) for fs in sentences])
         k = index.example_nearest_tools
-        # The k+1 best in a stable order (score, then tool number), without sorting every tool.
-        if len(scores) > 4 * (k + 1):
-            part = np.argpartition(-scores, k)[: k + 1]
+        # The k+1 best in a stable order (score, then tool number), without sorting every tool. Which
+        # of equal scores at the cut the partition keeps is its own: the leaders are order[:k] only
+        # where the k-th best beats the next (else the tie rule below), and any choice gives that.
+        n = len(scores)
+        if n > 4 * (k + 1):
+            part = np.argpartition(scores, n - k - 1)[n - k - 1:]
             order = part[np.lexsort((part, -scores[part]))]
         else:
             order = np.argsort(-scores, kind="stable")[: k + 1]
         if not scores[order[0]] > 0:
             return {}
         if len(order) <= k or scores[order[k - 1]] > scores[order[k]]:
-            leaders = [int(t) for t in order[:k] if scores[t] > 0]
+            leaders = [t for t, s in zip(order[:k].tolist(), scores[order[:k]].tolist()) if s > 0]
         else:  # a tie at the cut: heapq.nlargest's choice (a stable sort), over tools in the order they were touched
             first = np.full(self.n_tools, np.iinfo(np.int64).max, dtype=np.int64)
             seen = 0
@@ -118,10 +121,12 @@ class ExampleArrays:
             leaders = [int(t) for t in cand[np.lexsort((first[cand], -scores[cand]))][:k]]
         nearest = self.nearest(words_only, leaders, qnorm)
         share = index.example_tool_share
-        cosine = np.zeros(self.n_tools)
+        # min(1, share x score / reachable + (1 - share) x cosine): the cosine is 0.0 but for the
+        # nearest tools' (adding 0.0 changes nothing), which get the sum's other term one by one.
+        base = share * scores / (reachable or 1.0)
+        values = np.minimum(1.0, base)
         for t, (c, _) in nearest.items():
-            cosine[t] = min(c, 1.0)
-        values = np.minimum(1.0, share * scores / (reachable or 1.0) + (1 - share) * cosine)
+            values[t] = min(1.0, float(base[t]) + (1 - share) * min(c, 1.0))
         return ExampleSignals(values, scores > 0, nearest, index.example_text)
 
     def tool_scores(self, features) -> "np.ndarray":

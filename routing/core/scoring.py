@@ -380,11 +380,14 @@ def example_only_raw(index: RouterIndex, weights: Weights, action, example: Exam
     from the same top-th best) is never chosen."""
     import numpy as np
 
-    fit = np.array([action.get(k, (0.0, ""))[0] for k in index.kinds])
-    kind_of = _KIND_ARRAYS.get(index)
-    if kind_of is None:  # index.tool_kind as an array, once per index (a list of 4,076 was converted each route)
-        kind_of = _KIND_ARRAYS[index] = np.asarray(index.tool_kind, dtype=np.intp)
-    raw = weights.action * fit[kind_of] + weights.example * example.values
+    fits = [action.get(k, (0.0, ""))[0] for k in index.kinds]
+    if fits and fits.count(fits[0]) == len(fits):  # one fit for every kind: the same sums with it as a number
+        raw = weights.action * fits[0] + weights.example * example.values
+    else:
+        kind_of = _KIND_ARRAYS.get(index)
+        if kind_of is None:  # index.tool_kind as an array, once per index (a list of 4,076 was converted each route)
+            kind_of = _KIND_ARRAYS[index] = np.asarray(index.tool_kind, dtype=np.intp)
+        raw = weights.action * np.array(fits)[kind_of] + weights.example * example.values
     mask = example.touched & (example.values > 0) & (raw > 0)
     if others:
         mask[list(others)] = False
