@@ -21,11 +21,22 @@ import numpy as np
 
 DIMS = 128  # Seal-Tools dev: 96 left ~260 candidate rows a question, 128 ~125, 160 ~70 (cost of the projection grows)
 MIN_ROWS = 1000  # below this the full product is as fast
+CHUNK = 1024
 # Both float32 products (the projection's and einsum's) err by at most ~d x 2^-24 x |row| x |q|
 # (2.3e-5 at 384); four times that, for unit rows and question.
 MARGIN = 1e-4
 
 _rowdot = getattr(np, "vecdot", None)  # one BLAS dot a row, one thread (numpy >= 2); einsum before
+
+
+def _one_blas_thread():
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a requirement; without it the build is only slower
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _dot_rows(a: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -36,14 +47,24 @@ class TopRows:
     """The projection of one matrix (built once per dense list)."""
 
     def __init__(self, matrix: np.ndarray):
-        m = np.asarray(matrix, dtype=np.float64)
-        _, vectors = np.linalg.eigh(m.T @ m)
+        chunks = [slice(i, i + CHUNK) for i in range(0, len(matrix), CHUNK)]  # float64 a chunk at a time: no 4x copy
+        gram = np.zeros((matrix.shape[1],) * 2)
+        for c in chunks:
+            m = matrix[c].astype(np.float64)
+            gram += m.T @ m
+        _, vectors = np.linalg.eigh(gram)
         basis = np.ascontiguousarray(vectors[:, ::-1][:, :DIMS])  # the DIMS principal directions, orthonormal
-        projected = m @ basis
         self.basis_t = np.ascontiguousarray(basis.T)
-        self.projected = projected.astype(np.float32)
-        self.rest = np.linalg.norm(m - projected @ basis.T, axis=1)  # each row's part outside the projection
-        self.scale = float(np.linalg.norm(m, axis=1).max(initial=0.0))
+        self.projected = np.empty((len(matrix), DIMS), dtype=np.float32)
+        self.rest = np.empty(len(matrix))  # each row's part outside the projection
+        scale = 0.0
+        for c in chunks:
+            m = matrix[c].astype(np.float64)
+            projected = m @ basis
+            self.projected[c] = projected
+            self.rest[c] = np.linalg.norm(m - projected @ self.basis_t, axis=1)
+            scale = max(scale, float(np.linalg.norm(m, axis=1).max(initial=0.0)))
+        self.scale = scale
 
     @classmethod
     def build(cls, matrix: np.ndarray) -> "TopRows | None":
@@ -52,7 +73,8 @@ class TopRows:
             return None
         if not np.isfinite(matrix).all():
             return None
-        return cls(matrix)
+        with _one_blas_thread():  # threaded BLAS spins on a busy machine: 2.5 s of CPU for a 0.1 s build
+            return cls(matrix)
 
     def best(self, matrix: np.ndarray, q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray] | None:
         """(rows, their einsum values) of the k best rows, best first and by row number among equals,
