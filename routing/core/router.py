@@ -30,6 +30,7 @@ from routing.core.scoring import (
     score_keyword,
     score_semantic,
     scored_for,
+    stronger_for,
 )
 from routing.core.text import MAX_QUERY_CHARS
 from routing.dates import DateLexicon, load_date_lexicon
@@ -316,8 +317,8 @@ class Router:
             if value > 0:
                 dense_signal[t] = Signal(value=value, parts={"semantic": value}, evidence=[f"dense cos {cos:.2f}"])
         lexical_view = scored_for(self.index, w, order, keyword, action, pattern, example, semantic, learned)
-        dense_view = scored_for(self.index, self._dense_only_weights, order, {}, {}, {}, {}, dense_signal)
-        scored = [d if d.confidence > s.confidence else s for s, d in zip(lexical_view, dense_view)]
+        # Each candidate's dense view where its confidence is higher (made only there).
+        scored = stronger_for(self.index, self._dense_only_weights, lexical_view, {}, {}, {}, {}, dense_signal)
         if self.dense_calibration is not None and self.calibrator is None:
             from routing.semantic.dense_calibration import apply_probability, floored
 

@@ -354,6 +354,21 @@ def scored_for(index: RouterIndex, weights: Weights, tools: list[int], keyword, 
                     index, weights, keyword, action, pattern, example, semantic, learned) for t in tools]
 
 
+def stronger_for(index: RouterIndex, weights: Weights, than: list[Scored], keyword, action, pattern, example, semantic,
+                 learned=None) -> list[Scored]:
+    """At each place of `than`, scored_for's Scored of the same tool under these weights and signals where
+    its confidence is higher, else `than`'s own: the same list as comparing the two scored_for lists, with
+    the full Scored (breakdown, evidence) made only where it wins (Router._fused: the dense view)."""
+    learned = learned or {}
+    out = []
+    for s in than:
+        total = max(_weighted_sum(s.tool, index.tools, weights, keyword, action, pattern, example, semantic, learned), 0.0)
+        if round(min(1.0, total), 4) > s.confidence:  # _scored's confidence
+            s = _scored(s.tool, total, index, weights, keyword, action, pattern, example, semantic, learned)
+        out.append(s)
+    return out
+
+
 def _weighted_sum(t: int, tools, weights: Weights, keyword, action, pattern, example, semantic, learned) -> float:
     """One candidate's weighted sum of its signals, less the typo penalty (before the cap of 1)."""
     k, p, e, m, lm = keyword.get(t), pattern.get(t), example.get(t), semantic.get(t), learned.get(t)

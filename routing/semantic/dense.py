@@ -152,7 +152,8 @@ def refuse(f: Fusion, policy: FusionPolicy, names) -> Fusion:
 
 
 def fused_order(fused: dict[int, float], names) -> list[int]:
-    return sorted(fused, key=lambda t: (-round(fused[t], 9), names[t].name))
+    """Best fused score first (to 9 decimals), then by name (names differ: no two keys are equal)."""
+    return [t for _, _, t in sorted([(-round(z, 9), names[t].name, t) for t, z in fused.items()])]
 
 
 def wants_dense(domain) -> bool:

@@ -154,12 +154,15 @@ def apply_probability(scored: list, p: float, f) -> list:
     # Never above p times its weight beside the top: on a small catalog 1 - p is large, and a share of it
     # capped at p alone made the runner-up read as a tie with the top (bookFlight 0.32, sendEmail 0.32).
     confs = [share] + [share if t else min(share * r, (1.0 - p) * r / total) for r, t in zip(rest, tied)]
+    from routing.core.scoring import Scored
+
     out = []
     for s, c in zip(scored, confs):
         c = round(c, 4)
         bd = dict(s.breakdown)
         bd["calibration"] = round(c - sum(v for k, v in bd.items() if k != "calibration"), 4)
-        out.append(replace(s, confidence=c, breakdown=bd))
+        out.append(Scored(s.tool, c, s.raw, bd, s.evidence, s.pattern_params, s.match_type) if type(s) is Scored
+                   else replace(s, confidence=c, breakdown=bd))  # dataclasses.replace: 3.5 us, the constructor 1
     return out
 
 
