@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 MIN_EXAMPLES = 1000  # below this, the loops are as fast and numpy need not be imported
-# A posting this long (a share of the vector it is added into) is also kept as a dense vector: one
-# vector add beats thousands of indexed ones (Seal-Tools: stop words and "get" are in 2,000-4,000 of
-# 4,076 tool documents, 85 % of a question's posting entries).
-DENSE_SHARE = 1 / 8
+# A posting this long (a share of the vector it is added into) is kept as a dense vector: one vector
+# add beats thousands of indexed ones (Seal-Tools: stop words and "get" are in 2,000-4,000 of 4,076
+# tool documents, 85 % of a question's posting entries).
+DENSE_SHARE = 1 / 4  # (Seal-Tools: 1/2 to 1/8 measured alike; not for the example dot products, where it was slower)
 
 
 class ExampleArrays:
@@ -35,8 +35,8 @@ class ExampleArrays:
         self.ranges = ranges  # tool -> (first example, one past its last)
         self.n_tools = n_tools
         self.n_examples = n_examples
-        self.tool_dense = _dense(tool_postings, n_tools)
-        self.word_dense = _dense(word_postings, n_examples + 1)
+        self.tool_lookup = _lookup(tool_postings, n_tools, DENSE_SHARE)
+        self.word_lookup = word_postings  # postings only: _sums takes them as they are
         # Each tool's examples as a row of example ids padded with n_examples (a slot that reads
         # -1.0, below any dot product), so the leaders' nearest examples are one argmax per row;
         # None when one tool's many examples would make the table much larger than the examples.
@@ -131,7 +131,7 @@ class ExampleArrays:
 
     def tool_scores(self, features) -> "np.ndarray":
         """The tool documents' BM25 score of each tool for these features."""
-        return _sums(features, self.tool_postings, self.tool_dense, self.n_tools)
+        return _sums(features, self.tool_lookup, self.n_tools)
 
     def nearest(self, words_only: list[str], leaders: list[int], qnorm: float) -> dict[int, tuple[float, int]]:
         """Tool -> (cosine of its nearest example, that example) for each leader with a shared word."""
@@ -139,7 +139,7 @@ class ExampleArrays:
 
         if not any(f in self.word_postings for f in words_only):
             return {}
-        dots = _sums(words_only, self.word_postings, self.word_dense, self.n_examples + 1)  # as tool_scores: the loop's sums
+        dots = _sums(words_only, self.word_lookup, self.n_examples + 1)  # as tool_scores: the loop's sums
         out: dict[int, tuple[float, int]] = {}
         if self.padded is not None and leaders:
             # The loop below as array work: a row's argmax is its first maximum, as argmax of a slice.
@@ -162,21 +162,23 @@ class ExampleArrays:
         return out
 
 
-def _dense(postings: dict, size: int) -> dict:
-    """feature -> its posting as a dense vector (0.0 where absent), for postings of DENSE_SHARE of
-    `size` or more whose ids are all different (a dense vector holds one weight per id)."""
+def _lookup(postings: dict, size: int, share: float) -> dict:
+    """feature -> its posting (ids, weights), or for a posting of `share` of `size` or more whose ids all
+    differ, the same as a dense vector (0.0 where absent; one weight per id): one dict read a feature."""
     import numpy as np
 
     out = {}
     for f, (ids, weights) in postings.items():
-        if len(ids) >= max(DENSE_SHARE * size, 1) and len(np.unique(ids)) == len(ids):
+        if len(ids) >= max(share * size, 1) and len(np.unique(ids)) == len(ids):
             v = np.zeros(size)
             v[ids] = weights
             out[f] = v
+        else:
+            out[f] = (ids, weights)
     return out
 
 
-def _sums(features, postings: dict, dense: dict, size: int):
+def _sums(features, lookup: dict, size: int):
     """Each id's weights summed over the features' postings in the features' order, from 0.0: the loop's
     sums exactly. np.bincount over the postings laid end to end adds in that order; with a dense vector
     among them, the same adds in the same order: np.add.at (unbuffered, in index order) for the postings
@@ -185,37 +187,35 @@ def _sums(features, postings: dict, dense: dict, size: int):
     import numpy as np
 
     out = None
-    pending: list = []
+    ids: list = []
+    weights: list = []
     for f in features:
-        vector = dense.get(f)
-        if vector is None:
-            p = postings.get(f)
-            if p is not None:
-                pending.append(p)
+        p = lookup.get(f)
+        if p is None:
+            continue
+        if type(p) is tuple:
+            ids.append(p[0])
+            weights.append(p[1])
             continue
         if out is None:
-            out = np.zeros(size)
-        if pending:
-            _add_at(out, pending)
-            pending = []
-        np.add(out, vector, out=out)
+            if ids:  # from 0.0: bincount is add.at into zeros
+                out = np.bincount(np.concatenate(ids), weights=np.concatenate(weights), minlength=size)
+                ids, weights = [], []
+                np.add(out, p, out=out)
+            else:
+                out = p.copy()  # 0.0 + x == x
+            continue
+        if ids:
+            np.add.at(out, np.concatenate(ids), np.concatenate(weights))
+            ids, weights = [], []
+        np.add(out, p, out=out)
     if out is None:
-        if not pending:
+        if not ids:
             return np.zeros(size)
-        return np.bincount(np.concatenate([p[0] for p in pending]), weights=np.concatenate([p[1] for p in pending]),
-                           minlength=size)
-    if pending:
-        _add_at(out, pending)
+        return np.bincount(np.concatenate(ids), weights=np.concatenate(weights), minlength=size)
+    if ids:
+        np.add.at(out, np.concatenate(ids), np.concatenate(weights))
     return out
-
-
-def _add_at(out, pending: list) -> None:
-    import numpy as np
-
-    if len(pending) == 1:
-        np.add.at(out, pending[0][0], pending[0][1])
-    else:
-        np.add.at(out, np.concatenate([p[0] for p in pending]), np.concatenate([p[1] for p in pending]))
 
 
 class ExampleSignals(Mapping):

@@ -339,8 +339,8 @@ def combine(
         if gain > 0:
             agreement[leader] = Signal(value=gain / weights.agreement, parts={"agreement": gain / weights.agreement}, evidence=sig.evidence)
             raw[leader] += gain  # the leader only rises: the ranking stays
-    if raw_only:
-        return [(t, round(raw[t], 4)) for t in _best(raw, tools, top)]
+    if raw_only:  # _best's rounded key is the rounded sum where the sum is at most 1
+        return [(t, r if raw[t] <= 1.0 else round(raw[t], 4)) for t, r in _best(raw, tools, top, keyed=True)]
     return [_scored(t, raw[t], index, weights, keyword, action, pattern, example, semantic, learned, agreement)
             for t in _best(raw, tools, top)]
 
@@ -397,7 +397,9 @@ def example_only_raw(index: RouterIndex, weights: Weights, action, example: Exam
 
     fits = [action.get(k, (0.0, ""))[0] for k in index.kinds]
     if fits and fits.count(fits[0]) == len(fits):  # one fit for every kind: the same sums with it as a number
-        raw = weights.action * fits[0] + weights.example * example.values
+        base = weights.action * fits[0]
+        # 0.0 + 1.0 * v == v for the values (0 to 1, never -0.0): the array itself (Seal-Tools: no action weight)
+        raw = example.values if base == 0.0 and weights.example == 1.0 else base + weights.example * example.values
     else:
         kind_of = _KIND_ARRAYS.get(index)
         if kind_of is None:  # index.tool_kind as an array, once per index (a list of 4,076 was converted each route)
@@ -416,17 +418,19 @@ def example_only_raw(index: RouterIndex, weights: Weights, action, example: Exam
     return dict(zip(ids.tolist(), raw[ids].tolist()))
 
 
-def _best(raw: dict[int, float], tools, top: int) -> list[int]:
-    """The `top` best by rounded confidence, ties A-Z by name, without sorting every candidate."""
+def _best(raw: dict[int, float], tools, top: int, *, keyed: bool = False) -> list:
+    """The `top` best by rounded confidence, ties A-Z by name, without sorting every candidate
+    (`keyed`: as (tool, its rounded confidence) pairs)."""
     if len(raw) <= top:
-        chosen = list(raw)
+        chosen = list(raw.items())
     else:
         # Everything that could tie with the top-th best once rounded: found with a C-level pass.
         kth = heapq.nlargest(top, raw.values())[-1]
         floor = round(min(kth, 1.0), 4) - 0.00005
-        chosen = [t for t, v in raw.items() if v >= floor]
-    chosen.sort(key=lambda t: (-round(min(raw[t], 1.0), 4), tools[t].name))
-    return chosen[:top]
+        chosen = [(t, v) for t, v in raw.items() if v >= floor]
+    # (-rounded, name, tool): names differ, so the tool number never decides (as the key without it)
+    ranked = sorted([(-round(min(v, 1.0), 4), tools[t].name, t) for t, v in chosen])[:top]
+    return [(t, -r) for r, _, t in ranked] if keyed else [t for _, _, t in ranked]
 
 
 
