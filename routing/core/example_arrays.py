@@ -105,8 +105,11 @@ class ExampleArrays:
             order = np.argsort(-scores, kind="stable")[: k + 1]
         if not scores[order[0]] > 0:
             return {}
+        ranked = None
         if len(order) <= k or scores[order[k - 1]] > scores[order[k]]:
             leaders = [t for t, s in zip(order[:k].tolist(), scores[order[:k]].tolist()) if s > 0]
+            # every other tool scores at most the next one's (none past the last)
+            ranked = (leaders, int(order[k]) if len(order) > k and scores[order[k]] > 0 else None)
         else:  # a tie at the cut: heapq.nlargest's choice (a stable sort), over tools in the order they were touched
             first = np.full(self.n_tools, np.iinfo(np.int64).max, dtype=np.int64)
             seen = 0
@@ -120,14 +123,7 @@ class ExampleArrays:
             cand = np.flatnonzero(scores >= scores[order[k - 1]])  # only these can be among the k best
             leaders = [int(t) for t in cand[np.lexsort((first[cand], -scores[cand]))][:k]]
         nearest = self.nearest(words_only, leaders, qnorm)
-        share = index.example_tool_share
-        # min(1, share x score / reachable + (1 - share) x cosine): the cosine is 0.0 but for the
-        # nearest tools' (adding 0.0 changes nothing), which get the sum's other term one by one.
-        base = share * scores / (reachable or 1.0)
-        values = np.minimum(1.0, base)
-        for t, (c, _) in nearest.items():
-            values[t] = min(1.0, float(base[t]) + (1 - share) * min(c, 1.0))
-        return ExampleSignals(values, scores > 0, nearest, index.example_text)
+        return ExampleSignals.of_scores(scores, index.example_tool_share, reachable or 1.0, nearest, index.example_text, ranked)
 
     def tool_scores(self, features) -> "np.ndarray":
         """The tool documents' BM25 score of each tool for these features."""
@@ -220,20 +216,64 @@ def _sums(features, lookup: dict, size: int):
 
 class ExampleSignals(Mapping):
     """tool -> Signal for every tool the query's features touch; a Signal is built when asked for.
-    `values` (per tool, 0 where untouched) lets combine rank them all without building any."""
+    `values` (per tool, 0 where untouched) lets combine rank them all without building any; made from
+    the scores when first read (`of_scores`), and a tool's value alone without them (`value`)."""
 
-    def __init__(self, values, touched, nearest: dict[int, tuple[float, int]], texts: list[str]):
-        self.values, self.touched, self.nearest, self.texts = values, touched, nearest, texts
+    def __init__(self, values, touched, nearest: dict[int, tuple[float, int]], texts: list[str], ranked=None):
+        self._values, self._touched, self.nearest, self.texts = values, touched, nearest, texts
+        self.ranked = ranked  # (leaders, the next tool or None): every tool not a leader scores at most the next's
+        self._scores = None
         self._built: dict = {}
+
+    @classmethod
+    def of_scores(cls, scores, share: float, reachable: float, nearest, texts, ranked=None) -> "ExampleSignals":
+        out = cls(None, None, nearest, texts, ranked)
+        out._scores, out._share, out._reachable = scores, share, reachable
+        return out
+
+    @property
+    def values(self):
+        """min(1, share x score / reachable + (1 - share) x cosine): the cosine is 0.0 but for the
+        nearest tools' (adding 0.0 changes nothing), which get the sum's other term one by one."""
+        if self._values is None:
+            import numpy as np
+
+            share = self._share
+            base = share * self._scores / self._reachable
+            values = np.minimum(1.0, base)
+            for t, (c, _) in self.nearest.items():
+                values[t] = min(1.0, float(base[t]) + (1 - share) * min(c, 1.0))
+            self._values = values
+        return self._values
+
+    @property
+    def touched(self):
+        if self._touched is None:
+            self._touched = self._scores > 0
+        return self._touched
+
+    def value(self, t: int) -> float:
+        """values[t], with the same operations on the one tool where the array is not made."""
+        if self._values is not None:
+            return float(self._values[t])
+        share = self._share
+        base = share * float(self._scores[t]) / self._reachable
+        near = self.nearest.get(t)
+        return min(1.0, base + (1 - share) * min(near[0], 1.0)) if near is not None else min(1.0, base)
+
+    def _has(self, t: int) -> bool:
+        if self._scores is not None:
+            return 0 <= t < len(self._scores) and bool(self._scores[t] > 0)
+        return 0 <= t < len(self._touched) and bool(self._touched[t])
 
     def __getitem__(self, t: int):
         sig = self._built.get(t)
         if sig is None:
-            if not (0 <= t < len(self.touched)) or not self.touched[t]:
+            if not self._has(t):
                 raise KeyError(t)
             from routing.core.scoring import Signal
 
-            value = float(self.values[t])
+            value = self.value(t)
             e = self.nearest.get(t, (0.0, -1))[1]
             sig = self._built[t] = Signal(value=value, parts={"example": value}, evidence=[f'"{self.texts[e]}"'] if e >= 0 else [])
         return sig
@@ -242,10 +282,36 @@ class ExampleSignals(Mapping):
         sig = self._built.get(t)
         if sig is not None:
             return sig
-        return self[t] if 0 <= t < len(self.touched) and self.touched[t] else default
+        return self[t] if self._has(t) else default
 
     def __iter__(self):
         return iter(self.touched.nonzero()[0].tolist())
 
     def __len__(self) -> int:
         return int(self.touched.sum())
+
+    def leaders_raw(self, base: float, weight: float, others, top: int) -> dict[int, float] | None:
+        """scoring.example_only_raw's result read off the leaders alone, or None where they do not
+        settle it. The raw sum `base + weight x value` (weight above 0) rises with the value, and the
+        value with the score but for the leaders' cosine term: every other tool's sum is at most the
+        next tool's, U. So where at least top+1 leaders are kept (touched, value and sum above 0, not
+        in `others`) and the (top+1)-th best of them is at least U, the top-th and (top+1)-th best of
+        all are theirs; where U is also below the cut they make, no other tool is kept either."""
+        if self.ranked is None or not weight > 0:
+            return None
+        leaders, after = self.ranked
+        kept = {}
+        for t in leaders:
+            v = self.value(t)
+            if t not in others and v > 0 and base + weight * v > 0:
+                kept[t] = base + weight * v
+        bound = base + weight * self.value(after) if after is not None else float("-inf")
+        if len(kept) <= top:  # all of them when no other tool is kept
+            return dict(sorted(kept.items())) if after is None else None
+        best = sorted(kept.values(), reverse=True)
+        if best[top] < bound:
+            return None
+        cut = min(round(min(best[top - 1], 1.0), 4) - 0.00005, best[top])
+        if not bound < cut:
+            return None
+        return {t: r for t, r in sorted(kept.items()) if r >= cut}

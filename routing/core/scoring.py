@@ -398,6 +398,9 @@ def example_only_raw(index: RouterIndex, weights: Weights, action, example: Exam
     fits = [action.get(k, (0.0, ""))[0] for k in index.kinds]
     if fits and fits.count(fits[0]) == len(fits):  # one fit for every kind: the same sums with it as a number
         base = weights.action * fits[0]
+        fast = example.leaders_raw(base, weights.example, others, top)
+        if fast is not None:
+            return fast
         # 0.0 + 1.0 * v == v for the values (0 to 1, never -0.0): the array itself (Seal-Tools: no action weight)
         raw = example.values if base == 0.0 and weights.example == 1.0 else base + weights.example * example.values
     else:
