@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from routing.core.example_arrays import ExampleArrays, ExampleSignals, _lookup, _sums
 from routing.core.scoring import Scored, Signal, _best, example_only_raw, scored_for, stronger_for
-from routing.core.sentences import fuse_arrays
+from routing.core.sentences import FusedScores, fuse_arrays
 from routing.semantic.dense import _mean_std, fused_order, zfuse
 from routing.semantic.dense_topk import TopRows
 
@@ -180,6 +180,33 @@ def test_example_scores_and_example_only_sums_match_the_arrays_over_every_tool(s
             fresh = arrays.score(index, features, reachable, words_only, qnorm, sentences)  # values not yet made
             assert example_only_raw(index, weights, action, fresh, others, top) == \
                 _old_example_only_raw(index, weights, action, values, touched, others, top)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_fused_scores_read_for_some_tools_are_the_arrays(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.choice([50, 300, 4000]))
+    levels = np.array([0.0, 0.5, 1.0, 1.5, 2.25, 3.0])  # few values: many ties
+
+    def scores():
+        return levels[rng.integers(len(levels), size=n)] * rng.choice([1.0, 0.37]) + (rng.random(n) if rng.random() < 0.5 else 0.0)
+
+    for _ in range(5):
+        full, sentences = scores(), [scores() for _ in range(int(rng.choice([0, 1, 2, 4])))]
+        if rng.random() < 0.2 and sentences:
+            sentences[0][:] = 0.0  # a sentence that touches no tool
+        expected = fuse_arrays(full, sentences)
+        fused = FusedScores(full, sentences)
+        for k in (3, 8, 30):
+            found = FusedScores(full, sentences).best_of(k)
+            if found is None:
+                continue
+            ids, values = found
+            assert values.tobytes() == expected[ids].tobytes()
+            kth = np.sort(expected)[::-1][k]
+            assert set(np.flatnonzero(expected >= kth).tolist()) <= set(ids.tolist())
+        assert [fused.at(t) for t in range(n)] == expected.tolist()
+        assert fused.array().tobytes() == expected.tobytes()
 
 
 # ---------------------------------------------------------------- the dense list

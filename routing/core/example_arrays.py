@@ -88,29 +88,35 @@ class ExampleArrays:
         features of each sentence of a question of several (routing.core.sentences)."""
         import numpy as np
 
-        scores = self.tool_scores(features)
-        if sentences:
-            from routing.core.sentences import fuse_arrays
+        from routing.core.sentences import FusedScores
 
-            scores = fuse_arrays(scores, [self.tool_scores(fs) for fs in sentences])
+        fused = FusedScores(self.tool_scores(features), [self.tool_scores(fs) for fs in sentences])
         k = index.example_nearest_tools
         # The k+1 best in a stable order (score, then tool number), without sorting every tool. Which
         # of equal scores at the cut the partition keeps is its own: the leaders are order[:k] only
         # where the k-th best beats the next (else the tie rule below), and any choice gives that.
-        n = len(scores)
-        if n > 4 * (k + 1):
-            part = np.argpartition(scores, n - k - 1)[n - k - 1:]
-            order = part[np.lexsort((part, -scores[part]))]
+        found = fused.best_of(k)
+        if found is not None:  # the few tools that can be among the k+1 best, with their scores
+            ids, best = found
+            order = ids[np.lexsort((ids, -best))[: k + 1]]
         else:
-            order = np.argsort(-scores, kind="stable")[: k + 1]
-        if not scores[order[0]] > 0:
+            scores = fused.array()
+            n = len(scores)
+            if n > 4 * (k + 1):
+                part = np.argpartition(scores, n - k - 1)[n - k - 1:]
+                order = part[np.lexsort((part, -scores[part]))]
+            else:
+                order = np.argsort(-scores, kind="stable")[: k + 1]
+        top = [fused.at(t) for t in order.tolist()]
+        if not top[0] > 0:
             return {}
         ranked = None
-        if len(order) <= k or scores[order[k - 1]] > scores[order[k]]:
-            leaders = [t for t, s in zip(order[:k].tolist(), scores[order[:k]].tolist()) if s > 0]
+        if len(order) <= k or top[k - 1] > top[k]:
+            leaders = [t for t, s in zip(order[:k].tolist(), top) if s > 0]
             # every other tool scores at most the next one's (none past the last)
-            ranked = (leaders, int(order[k]) if len(order) > k and scores[order[k]] > 0 else None)
+            ranked = (leaders, int(order[k]) if len(order) > k and top[k] > 0 else None)
         else:  # a tie at the cut: heapq.nlargest's choice (a stable sort), over tools in the order they were touched
+            scores = fused.array()
             first = np.full(self.n_tools, np.iinfo(np.int64).max, dtype=np.int64)
             seen = 0
             for f in features:
@@ -123,7 +129,7 @@ class ExampleArrays:
             cand = np.flatnonzero(scores >= scores[order[k - 1]])  # only these can be among the k best
             leaders = [int(t) for t in cand[np.lexsort((first[cand], -scores[cand]))][:k]]
         nearest = self.nearest(words_only, leaders, qnorm)
-        return ExampleSignals.of_scores(scores, index.example_tool_share, reachable or 1.0, nearest, index.example_text, ranked)
+        return ExampleSignals.of_scores(fused, index.example_tool_share, reachable or 1.0, nearest, index.example_text, ranked)
 
     def tool_scores(self, features) -> "np.ndarray":
         """The tool documents' BM25 score of each tool for these features."""
@@ -227,6 +233,7 @@ class ExampleSignals(Mapping):
 
     @classmethod
     def of_scores(cls, scores, share: float, reachable: float, nearest, texts, ranked=None) -> "ExampleSignals":
+        """From the tools' scores (routing.core.sentences.FusedScores): values made when first read."""
         out = cls(None, None, nearest, texts, ranked)
         out._scores, out._share, out._reachable = scores, share, reachable
         return out
@@ -239,7 +246,7 @@ class ExampleSignals(Mapping):
             import numpy as np
 
             share = self._share
-            base = share * self._scores / self._reachable
+            base = share * self._scores.array() / self._reachable
             values = np.minimum(1.0, base)
             for t, (c, _) in self.nearest.items():
                 values[t] = min(1.0, float(base[t]) + (1 - share) * min(c, 1.0))
@@ -249,7 +256,7 @@ class ExampleSignals(Mapping):
     @property
     def touched(self):
         if self._touched is None:
-            self._touched = self._scores > 0
+            self._touched = self._scores.array() > 0
         return self._touched
 
     def value(self, t: int) -> float:
@@ -257,13 +264,13 @@ class ExampleSignals(Mapping):
         if self._values is not None:
             return float(self._values[t])
         share = self._share
-        base = share * float(self._scores[t]) / self._reachable
+        base = share * self._scores.at(t) / self._reachable
         near = self.nearest.get(t)
         return min(1.0, base + (1 - share) * min(near[0], 1.0)) if near is not None else min(1.0, base)
 
     def _has(self, t: int) -> bool:
         if self._scores is not None:
-            return 0 <= t < len(self._scores) and bool(self._scores[t] > 0)
+            return 0 <= t < len(self._scores.full) and self._scores.at(t) > 0
         return 0 <= t < len(self._touched) and bool(self._touched[t])
 
     def __getitem__(self, t: int):
