@@ -280,7 +280,8 @@ def test_fused_order_is_by_rounded_score_then_name():
     rng = random.Random(3)
     names = [SimpleNamespace(name=f"tool{rng.randrange(10 ** 6):06d}x{i}") for i in range(50)]
     for _ in range(200):
-        fused = {t: rng.choice([0.5, 0.5 + 1e-11, 1.25, -0.75, rng.uniform(-3, 3)]) for t in rng.sample(range(50), 30)}
+        fused = {t: rng.choice([0.5, 0.5 + 1e-11, 0.5 + 1.5e-9, 0.5 - 2e-9, 1.25, -0.75, 2e7, rng.uniform(-3, 3)])
+                 for t in rng.sample(range(50), 30)}
         assert fused_order(fused, names) == sorted(fused, key=lambda t: (-round(fused[t], 9), names[t].name))
 
 

@@ -98,7 +98,8 @@ class ExampleArrays:
         found = fused.best_of(k)
         if found is not None:  # the few tools that can be among the k+1 best, with their scores
             ids, best = found
-            order = ids[np.lexsort((ids, -best))[: k + 1]]
+            first = np.lexsort((ids, -best))[: k + 1]
+            order, top = ids[first], best[first].tolist()
         else:
             scores = fused.array()
             n = len(scores)
@@ -107,7 +108,7 @@ class ExampleArrays:
                 order = part[np.lexsort((part, -scores[part]))]
             else:
                 order = np.argsort(-scores, kind="stable")[: k + 1]
-        top = [fused.at(t) for t in order.tolist()]
+            top = scores[order].tolist()
         if not top[0] > 0:
             return {}
         ranked = None
@@ -264,9 +265,12 @@ class ExampleSignals(Mapping):
         if self._values is not None:
             return float(self._values[t])
         share = self._share
-        base = share * self._scores.at(t) / self._reachable
+        v = share * self._scores.at(t) / self._reachable
         near = self.nearest.get(t)
-        return min(1.0, base + (1 - share) * min(near[0], 1.0)) if near is not None else min(1.0, base)
+        if near is not None:  # np.minimum(1.0, v + (1 - share) * min(c, 1.0)) as conditionals (min() is slower)
+            c = near[0]
+            v = v + (1 - share) * (1.0 if 1.0 < c else c)
+        return 1.0 if 1.0 < v else v
 
     def _has(self, t: int) -> bool:
         if self._scores is not None:

@@ -432,7 +432,7 @@ def _best(raw: dict[int, float], tools, top: int, *, keyed: bool = False) -> lis
         floor = round(min(kth, 1.0), 4) - 0.00005
         chosen = [(t, v) for t, v in raw.items() if v >= floor]
     # (-rounded, name, tool): names differ, so the tool number never decides (as the key without it)
-    ranked = sorted([(-round(min(v, 1.0), 4), tools[t].name, t) for t, v in chosen])[:top]
+    ranked = sorted([(-round(1.0 if 1.0 < v else v, 4), tools[t].name, t) for t, v in chosen])[:top]  # min(v, 1.0)
     return [(t, -r) for r, _, t in ranked] if keyed else [t for _, _, t in ranked]
 
 
@@ -467,16 +467,18 @@ def _scored(t, total, index, weights, keyword, action, pattern, example, semanti
         parts["fuzzy_penalty"] = -weights.fuzzy_penalty * fuzzy_hits
     scale = 1.0 / total if total > 1.0 else 1.0
     breakdown = {k: round(v * scale, 4) for k, v in parts.items() if abs(v) > 1e-9}
-    confidence = round(min(1.0, total), 4)
+    raw = round(total, 4)
+    confidence = raw if total <= 1.0 else 1.0  # round(min(1.0, total), 4)
     # Make the rounded parts add up exactly to the rounded confidence.
-    drift = round(confidence - sum(breakdown.values()), 4)
+    drift = confidence - sum(breakdown.values())
+    drift = round(drift, 4) if drift else 0.0  # round(0.0, 4) is 0.0
     if drift and breakdown:
         biggest = max(breakdown, key=breakdown.__getitem__)
         breakdown[biggest] = round(breakdown[biggest] + drift, 4)
     return Scored(
         tool=t,
         confidence=confidence,
-        raw=round(total, 4),
+        raw=raw,
         breakdown=breakdown,
         evidence=evidence,
         pattern_params=(p.params if p is not None else {}),

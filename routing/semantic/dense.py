@@ -152,8 +152,22 @@ def refuse(f: Fusion, policy: FusionPolicy, names) -> Fusion:
 
 
 def fused_order(fused: dict[int, float], names) -> list[int]:
-    """Best fused score first (to 9 decimals), then by name (names differ: no two keys are equal)."""
-    return [t for _, _, t in sorted([(-round(z, 9), names[t].name, t) for t, z in fused.items()])]
+    """Best fused score first (to 9 decimals), then by name (names differ: no two keys are equal).
+    Sorted by the score itself, then re-sorted by the rounded score only within runs closer than
+    2e-9 (round is monotone, and scores further apart round apart): most questions round none."""
+    ranked = sorted([(-z, names[t].name, t) for t, z in fused.items()])
+    if ranked and not max(abs(ranked[0][0]), abs(ranked[-1][0])) < 1e6:  # doubles there are further apart than 1e-9
+        return [t for _, _, t in sorted([(-round(-z, 9), name, t) for z, name, t in ranked])]
+    out: list[int] = []
+    i, n = 0, len(ranked)
+    while i < n:
+        j = i + 1
+        while j < n and ranked[j][0] - ranked[j - 1][0] <= 2e-9:
+            j += 1
+        run = ranked[i:j] if j == i + 1 else sorted([(-round(-z, 9), name, t) for z, name, t in ranked[i:j]])
+        out += [t for _, _, t in run]
+        i = j
+    return out
 
 
 def wants_dense(domain) -> bool:
