@@ -56,15 +56,16 @@ class TopRows:
         basis = np.ascontiguousarray(vectors[:, ::-1][:, :DIMS])  # the DIMS principal directions, orthonormal
         self.basis_t = np.ascontiguousarray(basis.T)
         self.projected = np.empty((len(matrix), DIMS), dtype=np.float32)
-        self.rest = np.empty(len(matrix))  # each row's part outside the projection
+        rest = np.empty(len(matrix))  # each row's part outside the projection
         scale = 0.0
         for c in chunks:
             m = matrix[c].astype(np.float64)
             projected = m @ basis
             self.projected[c] = projected
-            self.rest[c] = np.linalg.norm(m - projected @ self.basis_t, axis=1)
+            rest[c] = np.linalg.norm(m - projected @ self.basis_t, axis=1)
             scale = max(scale, float(np.linalg.norm(m, axis=1).max(initial=0.0)))
         self.scale = scale
+        self.rest = np.nextafter(rest.astype(np.float32), np.float32(np.inf))  # in float32 rounded up: still a bound
 
     @classmethod
     def build(cls, matrix: np.ndarray) -> "TopRows | None":
@@ -86,8 +87,10 @@ class TopRows:
         pq = _dot_rows(self.basis_t, q64)
         rest_q = math.sqrt(max(norm * norm - float(pq @ pq), 0.0))
         approx = _dot_rows(self.projected, pq.astype(np.float32))
-        upper = approx + (self.rest * rest_q + MARGIN * max(self.scale, 1.0) * max(norm, 1.0))
-        lead = np.argpartition(-approx, k - 1)[:k]
+        # in float32: its rounding (~1e-7 here) is well inside MARGIN
+        upper = approx + (self.rest * np.float32(rest_q) + np.float32(MARGIN * max(self.scale, 1.0) * max(norm, 1.0)))
+        n = len(approx)
+        lead = np.argpartition(approx, n - k)[n - k:]
         floor = np.einsum("ij,j->i", matrix[lead], q).min()
         rows = np.flatnonzero(upper >= floor)
         values = np.einsum("ij,j->i", matrix[rows], q)
