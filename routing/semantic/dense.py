@@ -164,8 +164,10 @@ def fused_order(fused: dict[int, float], names) -> list[int]:
         j = i + 1
         while j < n and ranked[j][0] - ranked[j - 1][0] <= 2e-9:
             j += 1
-        run = ranked[i:j] if j == i + 1 else sorted([(-round(-z, 9), name, t) for z, name, t in ranked[i:j]])
-        out += [t for _, _, t in run]
+        if j == i + 1:
+            out.append(ranked[i][2])
+        else:
+            out += [t for _, _, t in sorted([(-round(-z, 9), name, t) for z, name, t in ranked[i:j]])]
         i = j
     return out
 
