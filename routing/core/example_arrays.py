@@ -3,11 +3,14 @@
 With ten thousand examples a common word ("card") is in thousands of them and in every tool's
 document, and the loops of routing.core.scoring.score_example cost a millisecond or two. Here:
 
-- the tool documents' BM25 scores are one dense vector over tools, one indexed add per feature;
+- the tool documents' BM25 scores are one dense vector over tools, one indexed add per feature
+  (a posting in a quarter of the tools or more: one vector add);
 - the nearest-example dot products are one dense vector over examples, one indexed add per query
   word, then one argmax per leading tool over its examples (numbered contiguously, tool by tool);
-- the values are computed for every tool at once, and a tool's Signal (with its evidence) is built
-  only when asked for (combine asks for the few that can rank; see combine_arrays in scoring).
+- a question of several sentences fuses its sentences' scores only for the tools that can lead
+  (routing.core.sentences.FusedScores); the values are made for every tool only when an array of
+  them is read, and a tool's value or Signal (with its evidence) when it is asked for: combine reads
+  the leaders alone where they settle its top (ExampleSignals.leaders_raw).
 
 Why it is exactly the loops' result: every term (a posting's weight, a product `ew * idf`) is
 the float the loop computes, each sum adds the same terms in the same order starting from 0.0

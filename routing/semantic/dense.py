@@ -243,7 +243,8 @@ class DenseList:
             if found is not None:  # one text per tool, in tool order: the rows are the tools
                 return list(zip(found[0].tolist(), found[1].tolist()))
         # Not BLAS: its threads spin on a busy machine (5 ms against 0.5), and inside a route (the matrix
-        # out of the cache) einsum beat even one-thread BLAS: 0.27 against 0.39 ms for 4,076 x 384.
+        # out of the cache) einsum beat even one-thread BLAS: 0.27 against 0.39 ms for 4,076 x 384. A large
+        # catalog reads few rows through TopRows above (the same einsum values): ~0.64 -> ~0.45 ms in a route.
         sims = np.einsum("ij,j->i", self.matrix, q)
         if exclude_row is not None:
             sims = sims.copy()
