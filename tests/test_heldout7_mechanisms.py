@@ -123,7 +123,7 @@ def test_a_near_tie_is_not_lifted_nor_a_term_read_through_a_spelling_correction(
     """The lift settles what the scores already answer: a leader within the margin of its runner-up
     (strong on examples or meaning) stays a choice; a misspelt term does not make the terms 'all its own'."""
     from routing.core.scoring import Scored
-    from routing.core.sole import lift_sole_tool
+    from routing.core.sole import lifted, mark_sole_tool
 
     class T:
         def __init__(self, name, keywords, related=()):
@@ -131,9 +131,9 @@ def test_a_near_tie_is_not_lifted_nor_a_term_read_through_a_spelling_correction(
 
     tools = [T("top_expenses", ["top", "expense"]), T("expense_summary", ["expense"])]
     near = [Scored(0, 0.52, 0.52, {"keyword": 0.52}, [], {}, "keyword"), Scored(1, 0.5, 0.5, {"example": 0.5}, [], {}, "example")]
-    assert lift_sole_tool(near, ["top", "expense"], tools, 0.5, 0.85, 0.1)[0].confidence == 0.52
+    assert lifted(mark_sole_tool(near, ["top", "expense"], tools), 0.5, 0.85, 0.1)[0].confidence == 0.52
     clear = [Scored(0, 0.7, 0.7, {"keyword": 0.7}, [], {}, "keyword"), Scored(1, 0.4, 0.4, {"example": 0.4}, [], {}, "example")]
-    assert lift_sole_tool(clear, ["top", "expense"], tools, 0.5, 0.85, 0.1)[0].confidence == 0.85
+    assert lifted(mark_sole_tool(clear, ["top", "expense"], tools), 0.5, 0.85, 0.1)[0].confidence == 0.85
 
 
 def test_a_misspelt_term_does_not_count_towards_the_lift(cfo):
@@ -141,7 +141,8 @@ def test_a_misspelt_term_does_not_count_towards_the_lift(cfo):
     fuzzy = [k for k, via in a.concepts.items() if via == "fuzzy"]
     if not fuzzy:
         pytest.skip("no term read through a spelling correction here")
-    assert "sole" not in cfo.score(a)[0].breakdown
+    assert not cfo.score(a)[0].lift  # no mark for routing.core.sole's lift
+    assert "sole" not in cfo.route("tell me where the bigest spend goes nowadays", today=TODAY).matches[0].score_breakdown
 
 
 def test_an_analytical_request_over_several_tools_stays_on_the_llm_path(cfo):

@@ -148,3 +148,27 @@ def test_every_language_block_is_still_checked(tmp_path):
         parse_language_words(data, "words.yaml", ("en",))
     assert "unknown section 'colour' under 'id'" in str(err.value)
     assert parse_language_words({"en": {"stopwords": ["the"]}, "id": {"stopwords": ["yang"]}}, "w", ("en",)).stopwords == {"the"}
+
+
+# ------------------------------------------------------------ the lifts follow the thresholds in use
+
+def test_a_lift_is_made_at_the_sessions_thresholds(accounting):
+    # contact_search alone holds "supplier" and "phone": lifted to the `high` in use, not the domain's
+    query = "which supplier has the phone number of Budi"
+    r = accounting.route(query, today=TODAY, thresholds={"high": 0.92})
+    assert r.status.value == "activated" and r.matches[0].confidence == 0.92
+    assert r.matches[0].score_breakdown["sole"] > 0
+    # a session margin the leader does not clear leaves the choice
+    wide = accounting.route(query, today=TODAY, thresholds={"margin": 0.6})
+    assert wide.status.value == "multiple_matches" and "sole" not in wide.matches[0].score_breakdown
+
+
+def test_the_tuners_sweep_sees_the_lift_at_each_swept_value(accounting):
+    from routing.quality.evaluate import GoldenCase
+    from routing.quality.tuning import evaluate, score_cases
+
+    cases = [GoldenCase(query="which supplier has the phone number of Budi", tool="contact_search", status="activated")]
+    scored = score_cases(accounting, cases, default_today=TODAY)
+    for high in (0.8, 0.85, 0.9, 0.95):
+        th = accounting.thresholds.__class__(**{**accounting.thresholds.to_dict(), "high": high})
+        assert evaluate(scored, th).tier_accuracy == 1.0, high

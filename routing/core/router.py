@@ -18,7 +18,7 @@ from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
 from routing.core.model import Domain, Thresholds
 from routing.core.params import ParamPlan, suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
-from routing.core.sole import lift_sole_tool, lift_sole_writer, lift_whole_question
+from routing.core.sole import lifted, mark_sole_tool, mark_sole_writer, mark_whole_question
 from routing.core.scoring import (
     Scored,
     Signal,
@@ -205,7 +205,7 @@ class Router:
             return self._invalid(query, ref, th, problem, started, log)
         a = self.index.analyze(query, today=ref)
         regex_timeouts: list[str] = []
-        scored = self.score(a, regex_timeouts=regex_timeouts)
+        scored = lifted(self.score(a, regex_timeouts=regex_timeouts), th.medium, th.high, th.margin)
         status = classify(scored, a, th)
         matches = self._matches(scored, status, a, th)
         path, path_reason = decide_path(status, matches)
@@ -244,8 +244,9 @@ class Router:
     def score(self, a: QueryAnalysis, *, top: int = MAX_WEAK, regex_timeouts: list[str] | None = None,
               lift: bool = True) -> list[Scored]:
         """The best `top` candidates, best first, each with its full score breakdown (regexes
-        that ran out of time are added to `regex_timeouts` when given; `lift=False`: before the lifts of
-        routing.core.sole, as a labelled calibration is fitted and applied)."""
+        that ran out of time are added to `regex_timeouts` when given); a leader whose terms point to it
+        alone is marked for routing.core.sole's lift, which the tier rule makes at the thresholds in use
+        (`lift=False`: unmarked, as a labelled calibration is fitted and applied)."""
         w, signals, timeouts = self._signals(a)
         if regex_timeouts is not None:
             regex_timeouts.extend(timeouts)
@@ -257,11 +258,11 @@ class Router:
         scored = self.calibrate(a, scored)
         if not lift:
             return scored[:top]
-        th, tools = self._thresholds(None), self.index.tools  # terms all pointing to one tool (routing.core.sole)
+        tools = self.index.tools  # terms all pointing to one tool: marked here, lifted by the tier rule (routing.core.sole)
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
-        scored = lift_sole_tool(scored, terms, tools, th.medium, th.high, th.margin)
-        scored = lift_whole_question(scored, signals[0], tools, th.medium, th.high, th.margin)
-        return lift_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, th.medium, th.high, th.margin)[:top]
+        scored = mark_sole_tool(scored, terms, tools)
+        scored = mark_whole_question(scored, signals[0], tools)
+        return mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds)[:top]
 
     def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
         """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out);
@@ -488,6 +489,7 @@ def validate_query(query: Any) -> str | None:
 
 
 def classify(scored: list[Scored], a: QueryAnalysis, th: Thresholds) -> Status:
+    scored = lifted(scored, th.medium, th.high, th.margin)  # a leader marked by routing.core.sole, at these thresholds
     top = scored[0].confidence if scored else 0.0
     second = scored[1].confidence if len(scored) > 1 else 0.0
     # Vague words ("data") or a bare verb ("show me") with nothing to say what: ask, don't guess.

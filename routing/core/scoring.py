@@ -295,6 +295,9 @@ class Scored:
     evidence: list[str]
     pattern_params: dict
     match_type: str
+    # (signal, why) where this candidate, leading, may be lifted to the tier thresholds' `high` at
+    # classification (routing.core.sole: its terms point to it alone); () for none
+    lift: tuple = ()
 
 
 def combine(

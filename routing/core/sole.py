@@ -10,6 +10,11 @@ nothing was left to choose. Such a leader is lifted to the domain's `high` thres
 breakdown), only where it already leads the runner-up by the domain's margin (a near-tie stays a
 choice). Terms read through a spelling correction (fuzzy) do not count.
 
+Two steps: Router.score marks a leader whose terms point to it alone (`mark_*`: what depends on the
+words only, the `lift` field of routing.core.scoring.Scored), and the tier rule lifts a marked leader
+with the thresholds in use (`lifted`, called by classify): a session's thresholds and the threshold
+tuner's sweep see the lift made at their own `medium`, `high` and `margin`, never the domain's.
+
 Only tools with explicit keywords (a hand-written lexicon) take part: an imported domain's
 name-derived terms say too little to call a request unambiguous.
 
@@ -39,15 +44,12 @@ def _leads(scored: list[Scored], medium: float, high: float, margin: float) -> b
     return medium <= top < high and round(top - second, 4) >= round(margin, 4)
 
 
-def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequence, medium: float, high: float,
-                   margin: float) -> list[Scored]:
-    """`scored` with its leader at `high` when the query's terms all point to it alone (see above)."""
+def mark_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequence) -> list[Scored]:
+    """`scored` with its leader marked for a lift when the query's terms all point to it alone (see above)."""
     # The cheapest condition first (an imported catalog's tools have no keywords): each only keeps `scored`.
-    if not scored or not tools[scored[0].tool].keywords or len(set(concepts)) < MIN_TERMS:
+    if not scored or scored[0].lift or not tools[scored[0].tool].keywords or len(set(concepts)) < MIN_TERMS:
         return scored
     top = scored[0]
-    if not _leads(scored, medium, high, margin):
-        return scored
     terms = set(concepts)
     leader = tools[top.tool]
     own_terms = terms & set(leader.keywords)
@@ -57,34 +59,30 @@ def lift_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequenc
     if any(terms <= set(t.keywords) | set(t.related) for i, t in enumerate(tools) if i != top.tool):
         return scored
     own = own_terms == terms
-    return [_lift(top, high, "sole", f"sole: every term is {leader.name}'s own" if own else
-                  f"sole: {leader.name} alone holds every term"), *scored[1:]]
+    return _mark(scored, "sole", f"sole: every term is {leader.name}'s own" if own else f"sole: {leader.name} alone holds every term")
 
 
-def lift_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: Sequence[str], tools: Sequence,
-                     write_kinds: Sequence[str], medium: float, high: float, margin: float) -> list[Scored]:
-    """`scored` with its leader at `high` when only write verbs ask and it is the one write tool
-    holding any of the query's terms (see above)."""
-    if not scored or not concepts or not verb_kinds or tools[scored[0].tool].kind not in write_kinds \
+def mark_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: Sequence[str], tools: Sequence,
+                     write_kinds: Sequence[str]) -> list[Scored]:
+    """`scored` with its leader marked for a lift when only write verbs ask and it is the one write
+    tool holding any of the query's terms (see above)."""
+    if not scored or scored[0].lift or not concepts or not verb_kinds or tools[scored[0].tool].kind not in write_kinds \
             or not set(verb_kinds) <= set(write_kinds):
         return scored
     top = scored[0]
-    if not _leads(scored, medium, high, margin):
-        return scored
     terms = set(concepts)
     writers = [i for i, t in enumerate(tools)
                if t.kind in write_kinds and t.keywords and terms & (set(t.keywords) | set(t.related))]
     if writers != [top.tool]:
         return scored
-    return [_lift(top, high, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}"), *scored[1:]]
+    return _mark(scored, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}")
 
 
-def lift_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools: Sequence, medium: float, high: float,
-                        margin: float) -> list[Scored]:
-    """`scored` with its leader at `high` when its terms explain the whole question (every word the
-    lexicon knows is its term, every other word an argument its kind takes: "is there an invoice for
-    exactly 4,750,000", "do we sell a product called Teh Hijau Premium") and no other tool's do."""
-    if not scored or not _leads(scored, medium, high, margin):
+def mark_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools: Sequence) -> list[Scored]:
+    """`scored` with its leader marked for a lift when its terms explain the whole question (every word
+    the lexicon knows is its term, every other word an argument its kind takes: "is there an invoice
+    for exactly 4,750,000", "do we sell a product called Teh Hijau Premium") and no other tool's do."""
+    if not scored or scored[0].lift:
         return scored
     top = scored[0]
     mine = keyword.get(top.tool)
@@ -92,7 +90,20 @@ def lift_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools:
         return scored
     if any(s.value >= WHOLE for t, s in keyword.items() if t != top.tool):
         return scored
-    return [_lift(top, high, "sole", f"sole: {tools[top.tool].name} alone explains the whole question"), *scored[1:]]
+    return _mark(scored, "sole", f"sole: {tools[top.tool].name} alone explains the whole question")
+
+
+def _mark(scored: list[Scored], signal: str, why: str) -> list[Scored]:
+    return [replace(scored[0], lift=(signal, why)), *scored[1:]]
+
+
+def lifted(scored: list[Scored], medium: float, high: float, margin: float) -> list[Scored]:
+    """`scored` with a marked leader at `high` where it is in the middle band and already leads its
+    runner-up by the margin (the thresholds in use); as it was otherwise. A lifted list is kept as it is."""
+    if not scored or not scored[0].lift or not _leads(scored, medium, high, margin):
+        return scored
+    signal, why = scored[0].lift
+    return [_lift(scored[0], high, signal, why), *scored[1:]]
 
 
 def _lift(top: Scored, high: float, signal: str, why: str) -> Scored:

@@ -28,6 +28,7 @@ from routing.core.model import Domain, Thresholds
 from routing.core.router import Router, validate_query
 from routing.core.schema import Match, RouteResult, Status
 from routing.core.scoring import Scored
+from routing.core.sole import lifted
 from routing.designs.base import DomainDesign
 from routing.paths.decide import decide_path
 
@@ -230,6 +231,7 @@ class PowerGateway(DomainDesign):
         the bands of shared/seeds 004 as it states them - activated at >= high, multiple_matches at
         >= medium (the top 2-3; at least two powers with any evidence), weak_matches at >= low (the
         top 5), not_found below low."""
+        scored = lifted(scored, th.medium, th.high, th.margin)  # a leader marked by routing.core.sole, at these thresholds
         top = scored[0].confidence if scored else 0.0
         second = scored[1].confidence if len(scored) > 1 else 0.0
         if top < th.low or top <= 0.0:
@@ -268,7 +270,7 @@ class PowerGateway(DomainDesign):
             )
             return self._metered(result, started)
         a = self.router.index.analyze(query, today=ref)
-        scored = self.score(a)
+        scored = lifted(self.score(a), th.medium, th.high, th.margin)
         status = self.classify_scored(scored, a, th)
         base = self.router._matches(scored, status, a, th)
         matches = [self._power_match(m) for m in base]
