@@ -243,10 +243,9 @@ class Router:
 
     def score(self, a: QueryAnalysis, *, top: int = MAX_WEAK, regex_timeouts: list[str] | None = None,
               lift: bool = True) -> list[Scored]:
-        """The best `top` candidates, best first, each with its full score breakdown (regexes
-        that ran out of time are added to `regex_timeouts` when given); a leader whose terms point to it
-        alone is marked for routing.core.sole's lift, which the tier rule makes at the thresholds in use
-        (`lift=False`: unmarked, as a labelled calibration is fitted and applied)."""
+        """The best `top` candidates, best first, with full breakdowns (timed-out regexes added to `regex_timeouts`);
+        a leader whose terms point to it alone is marked for routing.core.sole's lift, made by the tier rule at
+        the thresholds in use (`lift=False`: unmarked, as a labelled calibration is fitted and applied)."""
         w, signals, timeouts = self._signals(a)
         if regex_timeouts is not None:
             regex_timeouts.extend(timeouts)
