@@ -172,3 +172,11 @@ def test_the_tuners_sweep_sees_the_lift_at_each_swept_value(accounting):
     for high in (0.8, 0.85, 0.9, 0.95):
         th = accounting.thresholds.__class__(**{**accounting.thresholds.to_dict(), "high": high})
         assert evaluate(scored, th).tier_accuracy == 1.0, high
+
+
+def test_the_index_keeps_each_terms_holders(accounting):
+    # the lifts read who holds a term from the index (a 10,000-tool catalog was scanned tool by tool a question)
+    from routing.core.sole import term_holders
+
+    assert accounting.index.term_holders == term_holders(accounting.index.tools)
+    assert accounting.index.term_holders["contact_info"] == {accounting.index.tool_index["contact_search"]}

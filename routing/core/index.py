@@ -163,6 +163,12 @@ class RouterIndex:
             for c, w in terms.items():
                 postings[c].append((i, w))
         n = max(len(self.tools), 1)
+        # Per term, the tools whose keywords or related terms hold it (routing.core.sole: no scan of every tool)
+        holders: dict[str, set[int]] = defaultdict(set)
+        for i, t in enumerate(self.tools):
+            for c in (*t.keywords, *t.related):
+                holders[c].add(i)
+        self.term_holders = {c: frozenset(ids) for c, ids in holders.items()}
         self.term_postings = dict(postings)
         self.term_idf = {c: math.log(1.0 + n / len(p)) for c, p in postings.items()}
 

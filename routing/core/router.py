@@ -259,9 +259,9 @@ class Router:
             return scored[:top]
         tools = self.index.tools  # terms all pointing to one tool: marked here, lifted by the tier rule (routing.core.sole)
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
-        scored = mark_sole_tool(scored, terms, tools)
+        scored = mark_sole_tool(scored, terms, tools, self.index.term_holders)
         scored = mark_whole_question(scored, signals[0], tools)
-        return mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds)[:top]
+        return mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, self.index.term_holders)[:top]
 
     def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
         """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out);

@@ -44,8 +44,19 @@ def _leads(scored: list[Scored], medium: float, high: float, margin: float) -> b
     return medium <= top < high and round(top - second, 4) >= round(margin, 4)
 
 
-def mark_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequence) -> list[Scored]:
-    """`scored` with its leader marked for a lift when the query's terms all point to it alone (see above)."""
+def term_holders(tools: Sequence) -> dict[str, frozenset[int]]:
+    """Per term, the tools whose keywords or related terms hold it (RouterIndex keeps it as `term_holders`)."""
+    out: dict[str, set[int]] = {}
+    for i, t in enumerate(tools):
+        for c in (*t.keywords, *t.related):
+            out.setdefault(c, set()).add(i)
+    return {c: frozenset(ids) for c, ids in out.items()}
+
+
+def mark_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequence,
+                   holders: Mapping[str, frozenset[int]] | None = None) -> list[Scored]:
+    """`scored` with its leader marked for a lift when the query's terms all point to it alone (see
+    above). `holders`: term_holders(tools), kept by the index (a catalog of 10,000 tools was scanned a question)."""
     # The cheapest condition first (an imported catalog's tools have no keywords): each only keeps `scored`.
     if not scored or scored[0].lift or not tools[scored[0].tool].keywords or len(set(concepts)) < MIN_TERMS:
         return scored
@@ -56,14 +67,15 @@ def mark_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequenc
     # what the tool is, at least as much as what it relates to (a comparison of two related topics is no request for it)
     if len(own_terms) * 2 < len(terms) or not terms <= set(leader.keywords) | set(leader.related):
         return scored
-    if any(terms <= set(t.keywords) | set(t.related) for i, t in enumerate(tools) if i != top.tool):
-        return scored
+    holders = term_holders(tools) if holders is None else holders
+    if frozenset.intersection(*(holders.get(c, frozenset()) for c in terms)) - {top.tool}:
+        return scored  # another tool holds every term among its keywords and related terms
     own = own_terms == terms
     return _mark(scored, "sole", f"sole: every term is {leader.name}'s own" if own else f"sole: {leader.name} alone holds every term")
 
 
 def mark_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: Sequence[str], tools: Sequence,
-                     write_kinds: Sequence[str]) -> list[Scored]:
+                     write_kinds: Sequence[str], holders: Mapping[str, frozenset[int]] | None = None) -> list[Scored]:
     """`scored` with its leader marked for a lift when only write verbs ask and it is the one write
     tool holding any of the query's terms (see above)."""
     if not scored or scored[0].lift or not concepts or not verb_kinds or tools[scored[0].tool].kind not in write_kinds \
@@ -71,8 +83,9 @@ def mark_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: 
         return scored
     top = scored[0]
     terms = set(concepts)
-    writers = [i for i, t in enumerate(tools)
-               if t.kind in write_kinds and t.keywords and terms & (set(t.keywords) | set(t.related))]
+    holders = term_holders(tools) if holders is None else holders
+    holding = frozenset().union(*(holders.get(c, frozenset()) for c in terms))  # tools holding any of the terms
+    writers = sorted(i for i in holding if tools[i].kind in write_kinds and tools[i].keywords)
     if writers != [top.tool]:
         return scored
     return _mark(scored, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}")
