@@ -80,6 +80,8 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
                 if score >= fuzzy_cutoff(len(w)):
                     fix = (stem_fix[0], round(score, 1))
                     break
+    if fix is None and correct and not index.is_real_word(w):
+        fix = index.abbreviation(w)  # "mnth" -> "month": a chat abbreviation, shown like a typo
     if fix is None and correct and index.stems:
         # "rainy" -> "rain": a derived form, less sure than an inflection: shown and
         # penalised like a typo correction, so it is a weaker signal than the word itself.

@@ -143,6 +143,13 @@ class RouterIndex:
         self.stems = Stems(d.settings.languages, self.known)
         self.fuzzy_targets = sorted(w for w in self.known if len(w) >= MIN_CORRECTABLE_LEN - 1 and w not in stops)
         self._typo_targets = TypoTargets(self.fuzzy_targets)  # the same, by length: a typo is compared with fewer
+        self.vowels = d.words.vowels
+        self._abbreviated: dict[tuple[str, str], list[str]] = defaultdict(list)  # (first, last letter) -> words, shortest first
+        for w in sorted(self.fuzzy_targets, key=len):
+            if w.isalpha():
+                self._abbreviated[(w[0], w[-1])].append(w)
+                if w[-1] in self.vowels:  # a final vowel goes too: "blnc" is balance
+                    self._abbreviated[(w[0], w[-2])].append(w)
         self.suffixes = d.words.suffixes
         self._lemma_cache: dict[str, str | None] = {}  # lemma() per word: phrase words and suffixes are final here
 
@@ -318,17 +325,42 @@ class RouterIndex:
             cutoff = fuzzy_cutoff(len(word))
             # Optimal string alignment: a swap of two letters is one edit, like a wrong, missing or
             # extra letter. RapidFuzz runs it in C over the whole vocabulary.
+            # RapidFuzz turns a similarity cutoff into a distance one (1 - 0.8 = 0.19999...), which
+            # drops a score exactly at the cutoff ("monht" -> "month", 0.8): ask a hair below, keep >=.
             found = process.extract(word, self._typo_targets.choices(word, cutoff / 100), scorer=OSA.normalized_similarity,
-                                    score_cutoff=cutoff / 100, limit=8)
-            found = [f for f in found if len(word) >= 7 or f[0][0] == word[0]]
+                                    score_cutoff=cutoff / 100 - 1e-6, limit=8)
+            found = [f for f in found if round(f[1] * 100, 6) >= cutoff and (len(word) >= 7 or f[0][0] == word[0])]
             if found:
-                # Best score; on a tie, a canonical term, then a word of the same length, then A-Z.
-                pick = min(found, key=lambda f: (-round(f[1], 6), f[0] not in self.canonical_words, abs(len(f[0]) - len(word)), f[0]))
+                # Best score; on a tie, the same letters swapped (the commonest typo: "salse" is "sales",
+                # not "sabse"), a canonical term, then a word of the same length, then A-Z.
+                letters = sorted(word)
+                pick = min(found, key=lambda f: (-round(f[1], 6), sorted(f[0]) != letters, f[0] not in self.canonical_words, abs(len(f[0]) - len(word)), f[0]))
                 best = (pick[0], round(float(pick[1]) * 100, 1))
         if len(self._correction_cache) >= WORD_CACHE_LIMIT:
             self._correction_cache.popitem(last=False)
         self._correction_cache[word] = best
         return best
+
+    def abbreviation(self, word: str) -> tuple[str, float] | None:
+        """The known word `word` is a chat abbreviation of ("mnth" -> "month"), with its score: `word`
+        is its first letter and consonants (the languages' `vowels` dropped), the known word the
+        shortest (at most 3x as long) that holds its letters in order from the same first to the same
+        last (or last but a final vowel); None if there is none, or several of that length."""
+        n = len(word)
+        if not self.vowels or n < 3 or not (word.isascii() and word.isalpha()) or any(ch in self.vowels for ch in word[1:]):
+            return None
+        found = None
+        for w in self._abbreviated.get((word[0], word[-1]), ()):
+            if len(w) <= n:
+                continue
+            if len(w) > 3 * n or (found is not None and len(w) > len(found)):
+                break
+            rest = iter(w)
+            if all(ch in rest for ch in word):  # a subsequence: each letter found after the last
+                if found is not None:
+                    return None  # two words of that length: no telling which
+                found = w
+        return None if found is None else (found, round(OSA.normalized_similarity(word, found) * 100, 1))
 
     def is_real_word(self, word: str) -> bool:
         """A common word of one of the domain's languages is never a typo of ours ("pending" is

@@ -138,6 +138,8 @@ class LanguageWords:
     # words after which the query states a value ("invoices from acme", "weather in rome"; words.yaml
     # `value_markers`): a free-text parameter no author marked `role: query` takes only such words
     value_markers: frozenset[str] = frozenset()
+    # the letters an abbreviation drops (words.yaml `vowels`): "mnth" reads as month (see RouterIndex.abbreviation)
+    vowels: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     negations: set[str] = set()
     negations_after: set[str] = set()  # of languages whose negation follows the word it negates
     markers: set[str] = set()
+    vowels: set[str] = set()
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
@@ -93,8 +94,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             c.add(lang_line, f"language {lang!r} must map to stopwords/actions/suffixes/negations")
             continue
         for key in block:
-            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, negations, negation_after_word, value_markers)")
+            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, negations, negation_after_word, value_markers, vowels)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -122,17 +123,23 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said = _one_words(block, "negations", c, lang)
         said_markers = _one_words(block, "value_markers", c, lang)
         said_suffixes = [rule.partition(">") for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes")]
+        said_vowels = block.get("vowels", "")
+        if not isinstance(said_vowels, str) or not all(ch.isalpha() for ch in said_vowels):
+            c.add(_line(block, "vowels"), f"{lang}.vowels must be a run of letters (e.g. aeiou)")
+            said_vowels = ""
         if not keep:
             continue
         negations.update(said)
         if after:
             negations_after.update(said)
         markers.update(said_markers)
+        vowels.update(said_vowels.casefold())
         suffixes.extend((suffix.strip().casefold(), repl.strip().casefold()) for suffix, _, repl in said_suffixes)
     if c.problems:
         raise LexiconError(c.problems)
     suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
-    return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after), frozenset(markers))
+    return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after), frozenset(markers),
+                         frozenset(vowels))
 
 
 # ---------------------------------------------------------------- domain files
