@@ -42,6 +42,13 @@ def test_a_five_letter_word_with_one_typo_is_corrected(cfo, query, typo, word):
     assert r["matches"][0]["name"] == "sales_summary"
 
 
+def test_ten_letters_take_one_typo_not_two(cfo):
+    # two edits in ten letters (80) read "contactles(s)" as "contacted" on Banking77's out-of-scope
+    # questions; one is still a typo ("recievable"), two are not ("recieveble")
+    assert cfo.index.correct("recievable") == ("receivable", 90.0)
+    assert cfo.index.correct("recieveble") is None
+
+
 def test_a_swap_of_two_letters_wins_a_tie_with_another_word(cfo):
     # "salse" is one edit from "sales" (a swap) and from the Hindi "sabse" (a wrong letter)
     r = _route(cfo, "salse this quarter")
