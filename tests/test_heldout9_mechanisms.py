@@ -161,3 +161,24 @@ def test_a_partys_khata_is_its_ledger_a_banks_khata_its_balance(cfo):
 def test_a_chat_channel_points_to_slack(powers):
     assert _top(_route(powers, "tell #ops the deploy finished")) == "slack"
     assert _top(_route(powers, "close issue #123 on github")) == "github"  # a number is no channel
+
+
+# ------------------------------------------------------------ a name glued from words is no topic
+
+@pytest.mark.parametrize("query, power", [
+    ("list the objects in the s3 bucket customer-exports", "aws"),      # "customer" names the bucket
+    ("clone the payments-service repo", "github"),                      # "payments" names the repo
+])
+def test_a_word_inside_a_glued_name_is_part_of_the_name(powers, query, power):
+    r = _route(powers, query)
+    assert _top(r) == power
+    glued = [t for t in r["tokens"] if t["text"] in ("customer", "payments")]
+    assert glued and all(t["role"] == "literal" for t in glued)
+
+
+def test_known_words_glued_together_keep_their_meaning(accounting):
+    # both halves known ("faktur-faktur": Indonesian plural), or a short prefix: no name
+    r = _route(accounting, "daftar faktur-faktur bulan ini")
+    assert _top(r) == "invoice_list" and any(t["role"] == "concept" and t["key"] == "invoice" for t in r["tokens"])
+    r = _route(accounting, "daftar e-faktur bulan ini")  # "e-": a prefix, not a name
+    assert any(t["role"] == "concept" and t["key"] == "invoice" for t in r["tokens"])

@@ -19,7 +19,7 @@ from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
 from routing.core.typos import MIN_CORRECTABLE_LEN, fuzzy_cutoff
-from routing.core.units import Unit, group_units, unit_features
+from routing.core.units import GLUE, Unit, glued_names, group_units, unit_features
 from routing.core.wordcache import remember
 from routing.dates import DateRange, find_dates
 
@@ -158,6 +158,8 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
             unique.setdefault((d.text, d.start, d.end), d)
         dates = tuple(unique.values())
     units = group_units(index, tokens, in_date, corrected, text, news)
+    if any(ch in text for ch in GLUE):
+        units = glued_names(units, tokens, text)
     keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
     concepts: dict[str, str] = {}
     literals: list[str] = []

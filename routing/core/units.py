@@ -3,7 +3,7 @@ phrase, else a literal word): the step of RouterIndex.analyze after typo correct
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from routing.core.fastinit import fast_frozen_init
 from routing.core.joined import address_end, amount_end
@@ -248,6 +248,29 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
             units.append(Unit("stop", surface, surface, i, i + length))
         i += length
     return units
+
+
+GLUE = frozenset("-_./")  # one of these between two words, no space: one name ("invoices-archive")
+MIN_NAME_PART = 4  # an unknown part this long makes a name; shorter ones are prefixes ("pre-", "re-", "e-")
+
+
+def glued_names(units: list[Unit], tokens, text: str) -> list[Unit]:
+    """Words glued by - _ . or / into one name with an unknown word ("invoices-archive",
+    "payments-service", "notes.txt") name a thing, not a topic: a concept inside such a name is
+    read as the name's word (a literal), so "the S3 bucket invoices-archive" asks no invoice tool."""
+    n = len(tokens)
+    group = list(range(n))
+    for i in range(n - 1):
+        sep = text[tokens[i].end : tokens[i + 1].start]
+        if len(sep) == 1 and sep in GLUE:
+            group[i + 1] = group[i]
+    named = {group[u.first] for u in units if u.role == "literal" and group[u.first] == group[u.last - 1]
+             and (group[u.first] != u.first or (u.last < n and group[u.last] == group[u.first]))
+             and len(u.surface) >= MIN_NAME_PART and any(ch.isalpha() for ch in u.surface)}
+    if not named:
+        return units
+    return [replace(u, role="literal", key=u.surface, kinds=()) if u.role == "concept" and group[u.first] in named
+            and group[u.last - 1] == group[u.first] else u for u in units]
 
 
 def unit_features(units, tokens, text: str) -> tuple[list[str], list[str]]:
