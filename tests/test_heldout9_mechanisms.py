@@ -182,3 +182,12 @@ def test_known_words_glued_together_keep_their_meaning(accounting):
     assert _top(r) == "invoice_list" and any(t["role"] == "concept" and t["key"] == "invoice" for t in r["tokens"])
     r = _route(accounting, "daftar e-faktur bulan ini")  # "e-": a prefix, not a name
     assert any(t["role"] == "concept" and t["key"] == "invoice" for t in r["tokens"])
+
+
+def test_a_word_listed_only_inside_a_phrase_still_reads_alone(accounting):
+    # words.yaml lists "line items": "items" alone is still read as "item" (a product), as it is
+    # where no phrase holds it (the plural inside the phrase kept it as typed, unknown)
+    assert ("line", "items") in accounting.index.phrases
+    r = _route(accounting, "list all items")
+    assert any(t["text"] == "items" and t["role"] == "concept" and t["key"] == "product" for t in r["tokens"])
+    assert _top(r) == "product_list"

@@ -143,6 +143,11 @@ def _word_start(index, word: str) -> tuple:
     number = is_number(word) and not _known_word_with_letters(index, word)
     longest = index.max_phrase if word in index.phrase_firsts or (index.lemma(word) or word) in index.phrase_firsts else 1
     entry = index.phrases.get((word,))
+    if entry is None and word in index.phrase_words:
+        # a word listed only inside a longer phrase ("items" of "line items") is kept as typed by
+        # read_word; alone, it reads as its known base word ("item"), as it would unlisted
+        base = index.lemma(word)
+        entry = index.phrases.get((base,)) if base else None
     if entry is None:
         alone = ("literal", word, "keyword", "fuzzy", ())
     elif entry.concept:
@@ -215,7 +220,7 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
                 continue
             key = tuple(texts[i : i + L])
             entry = phrases.get(key)
-            if entry is None and L > 1:
+            if entry is None and (L > 1 or key[0] in index.phrase_words):
                 # "purchase invoices" -> "purchase invoice": inflected words inside a phrase
                 entry = phrases.get(tuple(lemma(w) or w for w in key))
             if entry is not None:
