@@ -191,3 +191,30 @@ def test_a_word_listed_only_inside_a_phrase_still_reads_alone(accounting):
     r = _route(accounting, "list all items")
     assert any(t["text"] == "items" and t["role"] == "concept" and t["key"] == "product" for t in r["tokens"])
     assert _top(r) == "product_list"
+
+
+# ------------------------------------------------------------ an ending spelled two ways
+
+def test_a_british_ending_reads_as_the_listed_american_word(accounting):
+    # the lexicon lists "catalog" and "aging": "catalogue" and "ageing" read as those
+    r = _route(accounting, "show me the product catalogue")
+    assert any(t["text"] == "catalog" and t["key"] == "product" for t in r["tokens"])
+    assert (r["status"], _top(r)) == ("activated", "product_list")
+
+
+def test_a_spelling_rule_only_reads_towards_a_known_word(accounting):
+    # "four" would be "for" by our>or, but three letters must stay before the ending
+    r = _route(accounting, "four invoices")
+    assert any(t["text"] == "four" and t["role"] == "literal" for t in r["tokens"])
+
+
+def test_a_broken_spelling_rule_names_the_file_and_line():
+    from routing.core.errors import LexiconError
+    from routing.core.parse import parse_language_words
+    from routing.core.yamlio import load_with_lines
+
+    data = load_with_lines("en:\n  stopwords: [the]\n  spellings: [ise>ize, ogue]\n")
+    with pytest.raises(LexiconError) as err:
+        parse_language_words(data, "words.yaml", ("en",))
+    assert "en.spellings: 'ogue' must read ending>other ending" in str(err.value)
+    assert err.value.problems[0].line == 3

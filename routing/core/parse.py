@@ -94,8 +94,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             c.add(lang_line, f"language {lang!r} must map to stopwords/actions/suffixes/negations")
             continue
         for key in block:
-            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, negations, negation_after_word, value_markers, vowels)")
+            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -123,6 +123,12 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said = _one_words(block, "negations", c, lang)
         said_markers = _one_words(block, "value_markers", c, lang)
         said_suffixes = [rule.partition(">") for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes")]
+        # spelling variants of an ending ("ise>ize", "ogue>og"): read like an inflection, towards a known word
+        said_spellings = [rule.partition(">") for rule in _as_str_list(block.get("spellings"), c, _line(block, "spellings"), f"{lang}.spellings")]
+        for ending, sep, other in said_spellings:
+            if not sep or not ending.strip() or not other.strip() or ending.strip() == other.strip():
+                c.add(_line(block, "spellings"), f"{lang}.spellings: {ending + sep + other!r} must read ending>other ending (e.g. ise>ize)")
+        said_suffixes += [r for r in said_spellings if r[1] and r[0].strip() and r[2].strip()]
         said_vowels = block.get("vowels", "")
         if not isinstance(said_vowels, str) or not all(ch.isalpha() for ch in said_vowels):
             c.add(_line(block, "vowels"), f"{lang}.vowels must be a run of letters (e.g. aeiou)")
