@@ -201,36 +201,32 @@ def _sums(features, lookup: dict, size: int):
     (x + 0.0 == x: every weight is above zero, so no sum is -0.0)."""
     import numpy as np
 
+    # The postings found, in order; each run of (ids, weights) between dense vectors is laid end to end
+    # (zip: the run's ids and weights in C, not two appends a posting).
+    ps = [p for p in map(lookup.get, features) if p is not None]
     out = None
-    ids: list = []
-    weights: list = []
-    for f in features:
-        p = lookup.get(f)
-        if p is None:
-            continue
+    start = 0
+    for i, p in enumerate(ps):
         if type(p) is tuple:
-            ids.append(p[0])
-            weights.append(p[1])
             continue
-        if out is None:
-            if ids:  # from 0.0: bincount is add.at into zeros
+        if start < i:
+            ids, weights = zip(*ps[start:i])
+            if out is None:  # from 0.0: bincount is add.at into zeros
                 out = np.bincount(np.concatenate(ids), weights=np.concatenate(weights), minlength=size)
-                ids, weights = [], []
-                np.add(out, p, out=out)
             else:
-                out = p.copy()  # 0.0 + x == x
-            continue
-        if ids:
-            np.add.at(out, np.concatenate(ids), np.concatenate(weights))
-            ids, weights = [], []
-        np.add(out, p, out=out)
-    if out is None:
-        if not ids:
-            return np.zeros(size)
-        return np.bincount(np.concatenate(ids), weights=np.concatenate(weights), minlength=size)
-    if ids:
+                np.add.at(out, np.concatenate(ids), np.concatenate(weights))
+            np.add(out, p, out=out)
+        elif out is None:
+            out = p.copy()  # 0.0 + x == x
+        else:
+            np.add(out, p, out=out)
+        start = i + 1
+    if start < len(ps):
+        ids, weights = zip(*ps[start:])
+        if out is None:
+            return np.bincount(np.concatenate(ids), weights=np.concatenate(weights), minlength=size)
         np.add.at(out, np.concatenate(ids), np.concatenate(weights))
-    return out
+    return np.zeros(size) if out is None else out
 
 
 class ExampleSignals(Mapping):
