@@ -354,3 +354,23 @@ def test_token_ids_and_norm_are_as_they_were():
         norm = np.linalg.norm(out, axis=1, keepdims=True)
         norm[norm == 0] = 1.0
         assert enc.encode([text]).tobytes() == (out / norm).tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["invoice", "card", "get", "a+b", "card+get", "~the", "~to", "#num", "#pct", "unseen", "zz+yy", "rare"]),
+                max_size=30),
+       st.dictionaries(st.sampled_from(["invoice", "card", "get", "a+b", "card+get", "~the", "#num", "rare"]),
+                       st.floats(0.01, 12.0)),
+       st.floats(1.0, 3.0), st.floats(0.0, 5.0))
+def test_reachable_sum_is_the_loops(features, idf, k1, unseen):
+    from routing.core.example_arrays import reachable_sum
+
+    reachable = 0.0  # score_example's loop, as it was
+    for f in features:
+        w = idf.get(f)
+        if w is None:
+            if "+" not in f and f[0] not in "~#":
+                reachable += 0.25 * unseen * (k1 + 1)
+            continue
+        reachable += w * (k1 + 1)
+    assert reachable_sum(features, idf, k1 + 1, 0.25 * unseen * (k1 + 1)) == reachable

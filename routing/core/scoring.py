@@ -20,7 +20,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from routing.core.agreement import AGREEMENT_MIN_TERMS, content_terms, ruled_out_by_verbs, score_agreement  # noqa: F401 (re-exported)
-from routing.core.example_arrays import ExampleSignals
+from routing.core.example_arrays import ExampleSignals, reachable_sum
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
 from routing.core.patterns import RegexBudget
@@ -229,14 +229,16 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     scores: dict[int, float] = {}
     reachable = 0.0
     arrays = index.example_arrays  # many examples: the same numbers as array work (routing.core.example_arrays)
-    for f in features:
-        w = idf.get(f)
-        if w is None:
-            if "+" not in f and f[0] not in "~#":  # an unseen word (unseen bigrams, stop words, shapes say nothing)
-                reachable += index.example_unseen_share * index.unseen_idf * (k1 + 1)
-            continue
-        reachable += w * (k1 + 1)
-        if arrays is None:
+    if arrays is not None:  # the loop's sum without its postings
+        reachable = reachable_sum(features, idf, k1 + 1, index.example_unseen_share * index.unseen_idf * (k1 + 1))
+    else:
+        for f in features:
+            w = idf.get(f)
+            if w is None:
+                if "+" not in f and f[0] not in "~#":  # an unseen word (unseen bigrams, stop words, shapes say nothing)
+                    reachable += index.example_unseen_share * index.unseen_idf * (k1 + 1)
+                continue
+            reachable += w * (k1 + 1)
             for t, tw in index.example_postings[f]:
                 scores[t] = scores.get(t, 0.0) + tw
     sentences = sentence_features(a, index) if a.segments else []  # a question of several sentences
@@ -431,7 +433,8 @@ def _best(raw: dict[int, float], tools, top: int, *, keyed: bool = False) -> lis
         chosen = list(raw.items())
     else:
         # Everything that could tie with the top-th best once rounded: found with a C-level pass.
-        kth = heapq.nlargest(top, raw.values())[-1]
+        # the top-th largest: a C sort of a few dozen values beats heapq's Python-level heap
+        kth = sorted(raw.values(), reverse=True)[top - 1] if len(raw) <= 8 * top else heapq.nlargest(top, raw.values())[-1]
         floor = round(min(kth, 1.0), 4) - 0.00005
         chosen = [(t, v) for t, v in raw.items() if v >= floor]
     # (-rounded, name, tool): names differ, so the tool number never decides (as the key without it)
@@ -444,27 +447,18 @@ def _scored(t, total, index, weights, keyword, action, pattern, example, semanti
     parts: dict[str, float] = {}
     evidence: list[str] = []
     k, p = keyword.get(t), pattern.get(t)
+    # The signals in the breakdown's order; an absent one adds nothing (a tuple of all seven cost a third of the call).
+    for sig, w, label in ((k, weights.keyword, "matched"), (p, weights.pattern, "pattern")):
+        if sig is not None:
+            _add_parts(parts, evidence, sig, w, label)
     fit, why = action.get(index.tools[t].kind, (0.0, ""))
-    for sig, w, label in (
-        (k, weights.keyword, "matched"),
-        (p, weights.pattern, "pattern"),
-        (None, weights.action, "kind"),  # the kind's fit: no Signal made for it (below)
-        (example.get(t), weights.example, "like"),
-        (semantic.get(t), weights.semantic, "semantic"),
-        (learned.get(t), weights.learned, "learned"),
-        (agreement.get(t) if agreement else None, weights.agreement, "agree"),
-    ):
-        if sig is None:
-            if label == "kind" and fit > 0 and w > 0:
-                parts["action"] = parts.get("action", 0.0) + w * fit
-                evidence.append(f"kind: {why}")
-            continue
-        if w <= 0:
-            continue
-        for name, share in sig.parts.items():
-            parts[name] = parts.get(name, 0.0) + w * share
-        if sig.evidence:
-            evidence.append(f"{label}: " + ", ".join(dict.fromkeys(sig.evidence)))
+    if fit > 0 and weights.action > 0:  # the kind's fit: no Signal made for it
+        parts["action"] = parts.get("action", 0.0) + weights.action * fit
+        evidence.append(f"kind: {why}")
+    for sig, w, label in ((example.get(t), weights.example, "like"), (semantic.get(t), weights.semantic, "semantic"),
+                          (learned.get(t), weights.learned, "learned"), (agreement.get(t) if agreement else None, weights.agreement, "agree")):
+        if sig is not None:
+            _add_parts(parts, evidence, sig, w, label)
     fuzzy_hits = max(k.fuzzy_hits if k is not None else 0, p.fuzzy_hits if p is not None else 0)
     if fuzzy_hits:
         parts["fuzzy_penalty"] = -weights.fuzzy_penalty * fuzzy_hits
@@ -487,6 +481,16 @@ def _scored(t, total, index, weights, keyword, action, pattern, example, semanti
         pattern_params=(p.params if p is not None else {}),
         match_type=_match_type(breakdown),
     )
+
+
+def _add_parts(parts: dict[str, float], evidence: list[str], sig: Signal, w: float, label: str) -> None:
+    """One signal's weighted parts added into the breakdown, and its evidence (none where it weighs nothing)."""
+    if w <= 0:
+        return
+    for name, share in sig.parts.items():
+        parts[name] = parts.get(name, 0.0) + w * share
+    if sig.evidence:
+        evidence.append(f"{label}: " + ", ".join(dict.fromkeys(sig.evidence)))
 
 
 def _match_type(breakdown: dict[str, float]) -> str:

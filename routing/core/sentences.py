@@ -148,6 +148,13 @@ class FusedScores:
             v = self._known[t] = (float(self.full[t]) + self.best * share) / 2
         return v
 
+    def many(self, ts: list[int]) -> list[float]:
+        """[at(t) for t in ts], the array's values read in one go where it is made."""
+        if self._array is not None:
+            return self._array[ts].tolist()
+        known = self._known
+        return [v if v is not None else self.at(t) for t, v in zip(ts, map(known.get, ts))]
+
     def best_of(self, k: int):
         """(tools, their scores) holding the k+1 best and every tool tied with the (k+1)-th, or None
         (few tools, or no sentence to fuse: then array()). Each score is array()'s: the powers of

@@ -87,13 +87,16 @@ class TopRows:
         pq = _dot_rows(self.basis_t, q64)
         rest_q = math.sqrt(max(norm * norm - float(pq @ pq), 0.0))
         approx = _dot_rows(self.projected, pq.astype(np.float32))
-        # in float32: its rounding (~1e-7 here) is well inside MARGIN
-        upper = approx + (self.rest * np.float32(rest_q) + np.float32(MARGIN * max(self.scale, 1.0) * max(norm, 1.0)))
         n = len(approx)
         lead = np.argpartition(approx, n - k)[n - k:]
         floor = np.einsum("ij,j->i", matrix[lead], q).min()
+        # approx + (rest x |q's rest| + MARGIN), in float32 (its rounding, ~1e-7 here, is well inside MARGIN),
+        # made in place: the same sums (a + b == b + a) without two temporaries of every row
+        upper = self.rest * np.float32(rest_q)
+        upper += np.float32(MARGIN * max(self.scale, 1.0) * max(norm, 1.0))
+        upper += approx
         rows = np.flatnonzero(upper >= floor)
-        values = np.einsum("ij,j->i", matrix[rows], q)
+        values = np.einsum("ij,j->i", matrix.take(rows, axis=0), q)
         order = np.lexsort((rows, -values))
         if len(rows) > k and values[order[k - 1]] == values[order[k]]:
             return None
