@@ -218,3 +218,12 @@ def test_a_broken_spelling_rule_names_the_file_and_line():
         parse_language_words(data, "words.yaml", ("en",))
     assert "en.spellings: 'ogue' must read ending>other ending" in str(err.value)
     assert err.value.problems[0].line == 3
+
+
+def test_indonesian_about_is_a_function_word(powers):
+    # "soal" / "mengenai" (about) say nothing of what is asked, as "about" in English
+    en = _route(powers, "send a message to the team about the launch")
+    for query in ("kirim pesan ke tim soal peluncuran", "kirim pesan ke tim mengenai peluncuran"):
+        r = _route(powers, query)
+        assert any(t["text"] in ("soal", "mengenai") and t["role"] == "stop" for t in r["tokens"])
+        assert (r["status"], _top(r)) == (en["status"], _top(en)) == ("multiple_matches", "slack")
