@@ -227,3 +227,9 @@ def test_indonesian_about_is_a_function_word(powers):
         r = _route(powers, query)
         assert any(t["text"] in ("soal", "mengenai") and t["role"] == "stop" for t in r["tokens"])
         assert (r["status"], _top(r)) == (en["status"], _top(en)) == ("multiple_matches", "slack")
+
+
+def test_hinglish_quarter_is_a_date(cfo):
+    r = _route(cfo, "pichle quarter ka TDS batao")
+    assert (r["dates"][0]["start"], r["dates"][0]["end"]) == ("2025-10-01", "2025-12-31")
+    assert _top(r) == "tds_summary"
