@@ -15,11 +15,6 @@ def cfo():
     return load_router("cfo")
 
 
-@pytest.fixture(scope="module")
-def accounting():
-    return load_router("accounting")
-
-
 def _route(router, query):
     return router.route(query, today=TODAY).to_dict()
 
@@ -103,15 +98,19 @@ def test_a_language_without_vowels_reads_no_abbreviation(tmp_path):
     assert parse_language_words({"en": {"vowels": "AEIOU"}}, "w", ("en",)).vowels == frozenset("aeiou")
 
 
-def test_bad_vowels_name_the_file_and_line():
+@pytest.mark.parametrize("line3, message", [
+    ("vowels: [a, e]", "en.vowels must be a run of letters"),
+    ("spellings: [ise>ize, ogue]", "en.spellings: 'ogue' must read ending>other ending"),
+])
+def test_bad_vowels_or_spellings_name_the_file_and_line(line3, message):
     from routing.core.errors import LexiconError
     from routing.core.parse import parse_language_words
     from routing.core.yamlio import load_with_lines
 
-    data = load_with_lines("en:\n  stopwords: [the]\n  vowels: [a, e]\n")
+    data = load_with_lines(f"en:\n  stopwords: [the]\n  {line3}\n")
     with pytest.raises(LexiconError) as err:
         parse_language_words(data, "words.yaml", ("en",))
-    assert "en.vowels must be a run of letters" in str(err.value)
+    assert message in str(err.value)
     assert err.value.problems[0].line == 3
 
 
@@ -206,18 +205,6 @@ def test_a_spelling_rule_only_reads_towards_a_known_word(accounting):
     # "four" would be "for" by our>or, but three letters must stay before the ending
     r = _route(accounting, "four invoices")
     assert any(t["text"] == "four" and t["role"] == "literal" for t in r["tokens"])
-
-
-def test_a_broken_spelling_rule_names_the_file_and_line():
-    from routing.core.errors import LexiconError
-    from routing.core.parse import parse_language_words
-    from routing.core.yamlio import load_with_lines
-
-    data = load_with_lines("en:\n  stopwords: [the]\n  spellings: [ise>ize, ogue]\n")
-    with pytest.raises(LexiconError) as err:
-        parse_language_words(data, "words.yaml", ("en",))
-    assert "en.spellings: 'ogue' must read ending>other ending" in str(err.value)
-    assert err.value.problems[0].line == 3
 
 
 def test_indonesian_about_is_a_function_word(powers):
