@@ -220,3 +220,11 @@ def test_hinglish_quarter_is_a_date(cfo):
     r = _route(cfo, "pichle quarter ka TDS batao")
     assert (r["dates"][0]["start"], r["dates"][0]["end"]) == ("2025-10-01", "2025-12-31")
     assert _top(r) == "tds_summary"
+
+
+def test_a_mail_domain_after_a_lone_at_is_a_name_not_the_service(powers):
+    # "@gmail.com" in a filter says which addresses, not "use Gmail"
+    r = _route(powers, "which stripe customers have an address ending in @gmail.com")
+    assert _top(r) == "stripe"
+    assert any(t["text"] == "gmail.com" and t["role"] == "literal" for t in r["tokens"])
+    assert _top(_route(powers, "check my gmail inbox")) == "gmail"

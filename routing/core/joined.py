@@ -5,9 +5,12 @@ from __future__ import annotations
 
 def address_end(tokens, i: int, text: str) -> int:
     """End (exclusive) of an e-mail address starting at token i (tokens joined by ".", "_", "-" or
-    one "@", no spaces); i + 1 if the run has no "@"."""
+    one "@", no spaces); i + 1 if the run has no "@". A domain written after a lone "@" ("ends in
+    @gmail.com") is an address's part too: a name, not the service it spells."""
     j = i + 1
-    at = False
+    start = tokens[i].start
+    at = start > 0 and text[start - 1] == "@" and (start == 1 or text[start - 2].isspace()) and (
+        j < len(tokens) and text[tokens[i].end : tokens[j].start] == ".")
     while j < len(tokens):
         gap = text[tokens[j - 1].end : tokens[j].start]
         if gap == "@" and not at:
