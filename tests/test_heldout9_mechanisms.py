@@ -228,3 +228,11 @@ def test_a_mail_domain_after_a_lone_at_is_a_name_not_the_service(powers):
     assert _top(r) == "stripe"
     assert any(t["text"] == "gmail.com" and t["role"] == "literal" for t in r["tokens"])
     assert _top(_route(powers, "check my gmail inbox")) == "gmail"
+
+
+def test_a_count_or_a_price_is_no_record_number(accounting):
+    # "20 pcs ... @ 350rb" counts and prices: the create verb decides, no detail view of a record
+    r = _route(accounting, "new invoice for CV Sinar Jaya - 12 pcs kemeja @ 150rb")
+    assert _top(r) == "invoice_create"
+    # a number right after the record's noun still names one
+    assert _top(_route(accounting, "faktur no 2231 isinya apa")) == "invoice_detail"

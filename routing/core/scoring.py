@@ -114,7 +114,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
             candidates.add(t)
     out: dict[int, Signal] = {}
     argument_kinds = index.domain.settings.weights.argument_kinds
-    asked_kinds = {k for k, _ in a.actions} | ({"detail"} if any(u.role == "number" for u in a.units) else set())
+    asked_kinds = {k for k, _ in a.actions} | ({"detail"} if record_number(a) else set())
     if _name_points_to_search(a, index.domain.settings.weights):
         asked_kinds |= set(index.domain.settings.weights.name_kinds)
     seen_concepts: set[str] = set()
@@ -178,7 +178,7 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
     strong = {k for k, s in a.actions if s >= 1.0 and k in index.kinds}
     named = {k for k, _ in a.actions if k in index.kinds}
     has_identifier = any(u.role in ("number", "literal") for u in a.units)
-    has_number = any(u.role == "number" for u in a.units)
+    has_number = record_number(a)
     fit: dict[str, tuple[float, str]] = {}
     for kind in index.kinds:
         if strong:
@@ -205,6 +205,19 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
             value, why = 0.0, []  # a write needs a word saying what to write: "cara bikin kopi" asks for no invoice
         fit[kind] = (min(value, 1.0), kind + (f" ({', '.join(why)})" if why else ""))
     return fit
+
+
+def record_number(a: QueryAnalysis) -> bool:
+    """A number that names a record: right after a term of the lexicon, stop words between ("invoice
+    1077", "faktur no 1456", "tagihan nomor 77"). A count or a price elsewhere ("20 pcs helm @ 350rb")
+    names none."""
+    last = None
+    for u in a.units:
+        if u.role == "number" and last == "concept":
+            return True
+        if u.role != "stop":
+            last = u.role
+    return False
 
 
 def _name_points_to_search(a: QueryAnalysis, weights: Weights) -> bool:
