@@ -214,3 +214,16 @@ def _as_typed(d: DateRange, starts: list[int], ends: list[int], raw_starts: list
     if lo >= hi:
         return d
     return replace(d, text=norm[raw_starts[lo] : raw_ends[hi - 1]])
+
+
+def record_number(a: QueryAnalysis) -> bool:
+    """A number that names a record: right after a term of the lexicon, stop words between ("invoice
+    1077", "faktur no 1456", "tagihan nomor 77"). A count or a price elsewhere ("20 pcs helm @ 350rb")
+    names none."""
+    last = None
+    for u in a.units:
+        if u.role == "number" and last == "concept":
+            return True
+        if u.role != "stop":
+            last = u.role
+    return False

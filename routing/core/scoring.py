@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from routing.core.agreement import AGREEMENT_MIN_TERMS, content_terms, ruled_out_by_verbs, score_agreement  # noqa: F401 (re-exported)
 from routing.core.example_arrays import ExampleSignals, reachable_sum
+from routing.core.analysis import record_number
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
 from routing.core.patterns import RegexBudget
@@ -205,19 +206,6 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
             value, why = 0.0, []  # a write needs a word saying what to write: "cara bikin kopi" asks for no invoice
         fit[kind] = (min(value, 1.0), kind + (f" ({', '.join(why)})" if why else ""))
     return fit
-
-
-def record_number(a: QueryAnalysis) -> bool:
-    """A number that names a record: right after a term of the lexicon, stop words between ("invoice
-    1077", "faktur no 1456", "tagihan nomor 77"). A count or a price elsewhere ("20 pcs helm @ 350rb")
-    names none."""
-    last = None
-    for u in a.units:
-        if u.role == "number" and last == "concept":
-            return True
-        if u.role != "stop":
-            last = u.role
-    return False
 
 
 def _name_points_to_search(a: QueryAnalysis, weights: Weights) -> bool:
