@@ -107,9 +107,12 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
                     if score >= fuzzy_cutoff(len(w)):
                         fix = (stem_fix[0], round(score, 1))
                         break
+        acronym = False
         if fix is None and correct and not self.is_real_word(w):
             fix = self.abbreviation(w)  # "mnth" -> "month" (set 9's round; the rule: tests/test_heldout9_mechanisms.py)
-        if fix is None and correct and self.stems:
+            if fix is not None and len(w) > 1 and not source.isupper() and len(cased) == len(raw_tokens) and cased[i][0].isupper():
+                fix, acronym = None, True  # "IST": an acronym in capitals, read as written
+        if fix is None and correct and self.stems and not acronym:
             # "rainy" -> "rain": a derived form, less sure than an inflection: shown and
             # penalised like a typo correction, so it is a weaker signal than the word itself.
             derived = self.stems.derived_form(w)
@@ -297,7 +300,7 @@ PIECES = ["invoice", "Invoices", "faktur", "belum", "dibayar", "haven't", "paid"
           "PT", "Maju", "Jaya", "Ibu", "Ratna", "invoises", "transferring", "rainy", "purchase", "Ünïcödé", "straße",
           "İstanbul", "ﬁle", "Ｆｕｌｌ", "\u200b", "tab\tx", "don't", "O'Brien's", "jum’at", "a_b", "vendor", "bills",
           "abhi", "tak", "customer", "Cari", "tampilkan", "supplier", "balance", "sheet", "profit", "report",
-          "mnth", "invcs", "blnc", "monht", "salse", "items", "line", "archive", "e"]
+          "mnth", "invcs", "blnc", "monht", "salse", "items", "line", "archive", "e", "MNTH", "IST"]
 SEPS = [" ", " ", " ", ", ", ". ", "? ", "; ", "! ", "-", "/", "  ", "。 ", "\n"]
 
 

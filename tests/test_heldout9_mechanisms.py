@@ -236,3 +236,11 @@ def test_a_count_or_a_price_is_no_record_number(accounting):
     assert _top(r) == "invoice_create"
     # a number right after the record's noun still names one
     assert _top(_route(accounting, "faktur no 2231 isinya apa")) == "invoice_detail"
+
+
+def test_an_acronym_in_capitals_is_no_abbreviation(powers, cfo):
+    # "IST" (a time zone) is not "insight" without its vowels; "mnth" still is month, "MNTH" in an
+    # all-capitals question too
+    r = _route(powers, "convert 5pm EST to IST")
+    assert not r["corrections"] and _top(r) == "time"
+    assert _corrections(_route(cfo, "TOTAL SPEND LAST MNTH"))["mnth"] == "month"

@@ -56,6 +56,15 @@ class QueryAnalysis:
         return " ".join(u.surface for u in self.units if u.role != "stop")
 
 
+def _capitals(source: str, matches, cased, i: int) -> bool:
+    """Whether the i-th word is written in capitals in a question that is not all capitals."""
+    if source.isupper():
+        return False
+    if cased is None:
+        return source[matches[i].start() : matches[i].end()].isupper()
+    return i < len(cased) and cased[i][0].isupper()
+
+
 def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | None]:
     """How the router reads the word `w`: the word it stands for, and (target, score) when that
     is a typo correction (or a derived form, shown and penalised like one)."""
@@ -125,6 +134,9 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
                     news[i] = remember(plain, w, new)
                     continue
                 hit = remember(fixed, w, (new, Correction(w, fix[0], fix[1])))
+            if len(w) > 1 and hit[1].corrected == (index.abbreviation(w) or ("",))[0] and _capitals(source, matches, cased, i):
+                news[i] = w  # "IST", "PST": an acronym written in capitals, no word without its vowels
+                continue
             news[i] = hit[0]
             corrections.append(hit[1])
             corrected.add(i)
