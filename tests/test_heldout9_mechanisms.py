@@ -244,3 +244,11 @@ def test_an_acronym_in_capitals_is_no_abbreviation(powers, cfo):
     r = _route(powers, "convert 5pm EST to IST")
     assert not r["corrections"] and _top(r) == "time"
     assert _corrections(_route(cfo, "TOTAL SPEND LAST MNTH"))["mnth"] == "month"
+
+
+def test_no_far_fetched_readings(accounting):
+    # "tlg" (tolong) is no "trailing" (more than 2.5x its length); a real word's stem ("tarik" of
+    # "tarikin") is no typo of "tarif"; a capitalised word inside a question is a name ("Egy")
+    for query, word in (("tlg cek invoice 77", "tlg"), ("tolong tarikin laporannya", "tarikin")):
+        assert word not in _corrections(_route(accounting, query))
+    assert "egy" not in _corrections(_route(accounting, "invoice buat Egy Maulana"))

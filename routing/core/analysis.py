@@ -57,12 +57,17 @@ class QueryAnalysis:
 
 
 def _capitals(source: str, matches, cased, i: int) -> bool:
-    """Whether the i-th word is written in capitals in a question that is not all capitals."""
+    """Whether the i-th word is written as a name or an acronym in a question not all in capitals: all
+    in capitals ("IST"), or with a capital after the question's first word ("statistik Egy Maulana")."""
     if source.isupper():
         return False
     if cased is None:
-        return source[matches[i].start() : matches[i].end()].isupper()
-    return i < len(cased) and cased[i][0].isupper()
+        typed = source[matches[i].start() : matches[i].end()]
+    elif len(cased) == len(matches):  # the cased words line up with the folded ones
+        typed = cased[i][0]
+    else:
+        return False
+    return typed.isupper() or (i > 0 and typed[:1].isupper())
 
 
 def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | None]:
@@ -82,7 +87,7 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
     if fix is None and correct and not index.is_real_word(w):
         # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
         for stem, suffix, repl in index.unsuffixed(w, MIN_CORRECTABLE_LEN):
-            stem_fix = index.correct(stem)
+            stem_fix = index.correct(stem) if not index.is_real_word(stem) else None  # "tarik(in)" is no "tarif"
             if stem_fix:
                 whole = stem_fix[0][: len(stem_fix[0]) - len(repl)] + suffix if repl else stem_fix[0] + suffix
                 score = OSA.normalized_similarity(w, whole) * 100
@@ -135,7 +140,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
                     continue
                 hit = remember(fixed, w, (new, Correction(w, fix[0], fix[1])))
             if len(w) > 1 and hit[1].corrected == (index.abbreviation(w) or ("",))[0] and _capitals(source, matches, cased, i):
-                news[i] = w  # "IST", "PST": an acronym written in capitals, no word without its vowels
+                news[i] = w  # "IST", "Egy": an acronym or a name, no word without its vowels
                 continue
             news[i] = hit[0]
             corrections.append(hit[1])

@@ -344,7 +344,7 @@ class RouterIndex:
     def abbreviation(self, word: str) -> tuple[str, float] | None:
         """The known word `word` is a chat abbreviation of ("mnth" -> "month"), with its score: `word`
         is its first letter and consonants (the languages' `vowels` dropped), the known word the
-        shortest (at most 3x as long) that holds its letters in order from the same first to the same
+        shortest (at most 2.5x as long) that holds its letters in order from the same first to the same
         last (or last but a final vowel); None if there is none, or several of that length."""
         n = len(word)
         if not self.vowels or n < 3 or not (word.isascii() and word.isalpha()) or any(ch in self.vowels for ch in word[1:]):
@@ -353,7 +353,7 @@ class RouterIndex:
         for w in self._abbreviated.get((word[0], word[-1]), ()):
             if len(w) <= n:
                 continue
-            if len(w) > 3 * n or (found is not None and len(w) > len(found)):
+            if 2 * len(w) > 5 * n or (found is not None and len(w) > len(found)):  # at most 2.5x: "tlg" is no "trailing"
                 break
             rest = iter(w)
             if all(ch in rest for ch in word):  # a subsequence: each letter found after the last
