@@ -83,8 +83,9 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
     form = index.stems.known_form(w) if index.stems else None
     if form is not None:  # "transferring" -> "transfer": a form of a word we know, no typo
         return index.lemma(form) or form, None
-    fix = index.correct(w) if correct and not index.is_real_word(w) else None
-    if fix is None and correct and not index.is_real_word(w):
+    typo = correct and not index.is_real_word(w)  # a common word of the languages is never a typo of ours
+    fix = index.correct(w) if typo else None
+    if fix is None and typo:
         # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
         for stem, suffix, repl in index.unsuffixed(w, MIN_CORRECTABLE_LEN):
             stem_fix = index.correct(stem) if not index.is_real_word(stem) else None  # "tarik(in)" is no "tarif"
@@ -94,7 +95,7 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
                 if score >= fuzzy_cutoff(len(w)):
                     fix = (stem_fix[0], round(score, 1))
                     break
-    if fix is None and correct and not index.is_real_word(w):
+    if fix is None and typo:
         fix = index.abbreviation(w)  # "mnth" -> "month": a chat abbreviation, shown like a typo
     if fix is None and correct and index.stems:
         # "rainy" -> "rain": a derived form, less sure than an inflection: shown and
@@ -139,7 +140,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
                     news[i] = remember(plain, w, new)
                     continue
                 hit = remember(fixed, w, (new, Correction(w, fix[0], fix[1])))
-            if len(w) > 1 and hit[1].corrected == (index.abbreviation(w) or ("",))[0] and _capitals(source, matches, cased, i):
+            if len(w) > 1 and _capitals(source, matches, cased, i) and hit[1].corrected == (index.abbreviation(w) or ("",))[0]:
                 news[i] = w  # "IST", "Egy": an acronym or a name, no word without its vowels
                 continue
             news[i] = hit[0]

@@ -56,6 +56,15 @@ class Entry:
     stop: bool = False
 
 
+def term_holders(tools) -> dict[str, frozenset[int]]:
+    """Per term, the tools whose keywords or related terms hold it (RouterIndex keeps it as `term_holders`)."""
+    out: dict[str, set[int]] = defaultdict(set)
+    for i, t in enumerate(tools):
+        for c in (*t.keywords, *t.related):
+            out[c].add(i)
+    return {c: frozenset(ids) for c, ids in out.items()}
+
+
 @dataclass(frozen=True)
 class CompiledPattern:
     index: int
@@ -170,12 +179,7 @@ class RouterIndex:
             for c, w in terms.items():
                 postings[c].append((i, w))
         n = max(len(self.tools), 1)
-        # Per term, the tools whose keywords or related terms hold it (routing.core.sole: no scan of every tool)
-        holders: dict[str, set[int]] = defaultdict(set)
-        for i, t in enumerate(self.tools):
-            for c in (*t.keywords, *t.related):
-                holders[c].add(i)
-        self.term_holders = {c: frozenset(ids) for c, ids in holders.items()}
+        self.term_holders = term_holders(self.tools)  # routing.core.sole reads it: no scan of every tool a question
         self.term_postings = dict(postings)
         self.term_idf = {c: math.log(1.0 + n / len(p)) for c, p in postings.items()}
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
+from routing.core.index import term_holders
 from routing.core.scoring import Scored
 
 MIN_TERMS = 2  # one term alone is what the bands already weigh
@@ -42,15 +43,6 @@ def _leads(scored: list[Scored], medium: float, high: float, margin: float) -> b
     top = scored[0].confidence
     second = scored[1].confidence if len(scored) > 1 else 0.0
     return medium <= top < high and round(top - second, 4) >= round(margin, 4)
-
-
-def term_holders(tools: Sequence) -> dict[str, frozenset[int]]:
-    """Per term, the tools whose keywords or related terms hold it (RouterIndex keeps it as `term_holders`)."""
-    out: dict[str, set[int]] = {}
-    for i, t in enumerate(tools):
-        for c in (*t.keywords, *t.related):
-            out.setdefault(c, set()).add(i)
-    return {c: frozenset(ids) for c, ids in out.items()}
 
 
 def mark_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequence,
