@@ -234,14 +234,30 @@ def _as_typed(d: DateRange, starts: list[int], ends: list[int], raw_starts: list
     return replace(d, text=norm[raw_starts[lo] : raw_ends[hi - 1]])
 
 
+RECORD_CODE_JOINS = "/-#_"  # "INV/2026/0019", "SO-2291": a record's letters joined to its number
+
+
 def record_number(a: QueryAnalysis) -> bool:
     """A number that names a record: right after a term of the lexicon, stop words between ("invoice
-    1077", "faktur no 1456", "tagihan nomor 77"). A count or a price elsewhere ("20 pcs helm @ 350rb")
+    1077", "faktur no 1456", "tagihan nomor 77"), or written as a code of letters joined to it
+    ("invoice INV/2026/0019", "order SO-2291"). A count or a price elsewhere ("20 pcs helm @ 350rb")
     names none."""
     last = None
-    for u in a.units:
+    units = a.units
+    for i, u in enumerate(units):
         if u.role == "number" and last == "concept":
             return True
+        if u.role == "literal" and last == "concept" and _code_prefix(a, u, units[i + 1] if i + 1 < len(units) else None):
+            continue  # the code's letters stand between the term and its number
         if u.role != "stop":
             last = u.role
     return False
+
+
+def _code_prefix(a: QueryAnalysis, u, nxt) -> bool:
+    """A one-word literal of letters glued by one of RECORD_CODE_JOINS to the number after it."""
+    if nxt is None or nxt.role != "number" or u.last - u.first != 1 or nxt.first != u.last:
+        return False
+    left, right = a.tokens[u.first], a.tokens[nxt.first]
+    return (left.text.isalpha() and right.start - left.end == 1
+            and a.text[left.end:right.start] in RECORD_CODE_JOINS)

@@ -61,6 +61,21 @@ class PlayerIndex:
         self.gap = gap
         self.names = [(p, [t.text for t in tokenize(fold(p.name))]) for p in roster.players]
         self.name_words = frozenset(w for _, parts in self.names for w in parts)
+        # The data's teams (each player's own and every opponent) as folded words: a team named in a
+        # question ("Fajar Nugroho di Arema Jaya") is no unknown player
+        teams = {p.team for p in roster.players} | {g.opponent for p in roster.players for g in p.games}
+        self.teams = sorted({tuple(t.text for t in tokenize(fold(name))) for name in teams if name.strip()} - {()},
+                            key=len, reverse=True)
+
+    def team_at(self, words: list[str]) -> set[int]:
+        """Indexes of the words that spell a team of the data, longest team name first."""
+        out: set[int] = set()
+        for team in self.teams:
+            n = len(team)
+            for i in range(len(words) - n + 1):
+                if tuple(words[i:i + n]) == team and not out & set(range(i, i + n)):
+                    out.update(range(i, i + n))
+        return out
 
     def _sim(self, word: str, name_word: str) -> float:
         if word == name_word:
