@@ -115,3 +115,47 @@ def test_sales_so_far_this_year_keeps_its_dates(cfo):
     r = _route(cfo, "sales abhi tak kitni hui hai is saal")
     assert r["status"] == "activated" and r["matches"][0]["name"] == "sales_summary"
     assert (r["dates"][0]["start"], r["dates"][0]["end"]) == ("2026-01-01", "2026-01-22")
+
+
+# ------------------------------------------------------------ a word doubled with a 2 (Indonesian)
+
+@pytest.mark.parametrize("query, tool", [
+    ("barang2 yg stoknya habis", "product_list"),   # barang2 = barang-barang, goods
+    ("faktur2 bulan lalu", "invoice_list"),
+])
+def test_a_word_doubled_with_a_2_reads_as_the_word(accounting, query, tool):
+    # "barang2" held a digit, so it was read as a number (or an id) and the question named nothing
+    r = _route(accounting, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+    assert not [t for t in r["tokens"] if t["role"] == "number"]
+
+
+def test_the_faktur2_question_keeps_its_date(accounting):
+    r = _route(accounting, "faktur2 bulan lalu")
+    assert (r["dates"][0]["start"], r["dates"][0]["end"]) == ("2025-12-01", "2025-12-31")
+
+
+def test_a_word_with_a_2_the_router_does_not_know_stays_a_name_or_number(accounting):
+    # "EC2" is no doubled "ec": an id the lexicon does not know, as before
+    r = _route(accounting, "EC2 instances")
+    assert "ec2" in [t["key"] for t in r["tokens"]]
+
+
+def test_a_language_without_the_mark_reads_no_doubled_word():
+    from routing.core.parse import parse_language_words
+
+    assert parse_language_words({"en": {"stopwords": ["the"]}}, "w", ("en",)).reduplication == frozenset()
+    assert parse_language_words({"id": {"reduplication": "2"}}, "w", ("id",)).reduplication == frozenset("2")
+    assert parse_language_words({"id": {"reduplication": "2"}}, "w", ("en",)).reduplication == frozenset()
+
+
+def test_a_bad_mark_names_the_file_and_line():
+    from routing.core.errors import LexiconError
+    from routing.core.parse import parse_language_words
+    from routing.core.yamlio import load_with_lines
+
+    data = load_with_lines("id:\n  stopwords: [yang]\n  reduplication: dua\n")
+    with pytest.raises(LexiconError) as err:
+        parse_language_words(data, "words.yaml", ("id",))
+    assert "id.reduplication must be the marks written for a doubled word" in str(err.value)
+    assert err.value.problems[0].line == 3

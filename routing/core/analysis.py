@@ -73,7 +73,16 @@ def _capitals(source: str, matches, cased, i: int) -> bool:
 def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | None]:
     """How the router reads the word `w`: the word it stands for, and (target, score) when that
     is a typo correction (or a derived form, shown and penalised like one)."""
-    if w in index.phrase_words or is_number(w):
+    if w in index.phrase_words:
+        return w, None
+    if is_number(w):
+        # "invoice2", "barang2": a word doubled by its language's mark (words.yaml `reduplication`)
+        # is that word, when the router knows it; any other word with a digit is a number or an id
+        base = w[:-1]
+        if w[-1] in index.reduplication and len(base) >= 3 and base.isalpha():
+            reading, fix = read_word(index, base, correct)
+            if fix is None and (reading in index.known or reading in index.phrase_words):
+                return reading, None
         return w, None
     lem = index.lemma(w)
     if lem is not None:

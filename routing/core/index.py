@@ -153,6 +153,7 @@ class RouterIndex:
         self.fuzzy_targets = sorted(w for w in self.known if len(w) >= MIN_CORRECTABLE_LEN - 1 and w not in stops)
         self._typo_targets = TypoTargets(self.fuzzy_targets)  # the same, by length: a typo is compared with fewer
         self.vowels = d.words.vowels
+        self.reduplication = d.words.reduplication
         self._abbreviated: dict[tuple[str, str], list[str]] = defaultdict(list)  # (first, last letter) -> words, shortest first
         for w in sorted(self.fuzzy_targets, key=len):
             if w.isalpha():

@@ -140,6 +140,9 @@ class LanguageWords:
     value_markers: frozenset[str] = frozenset()
     # the letters an abbreviation drops (words.yaml `vowels`): "mnth" reads as month (see RouterIndex.abbreviation)
     vowels: frozenset[str] = frozenset()
+    # the marks that double the word they end (words.yaml `reduplication`): Indonesian writes the plural
+    # "invoice-invoice" as "invoice2", read as the word itself (see routing.core.analysis.read_word)
+    reduplication: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     negations_after: set[str] = set()  # of languages whose negation follows the word it negates
     markers: set[str] = set()
     vowels: set[str] = set()
+    redup: set[str] = set()
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
@@ -94,8 +95,9 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             c.add(lang_line, f"language {lang!r} must map to stopwords/actions/suffixes/negations")
             continue
         for key in block:
-            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels)")
+            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
+                           "reduplication"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -133,8 +135,13 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         if not isinstance(said_vowels, str) or not all(ch.isalpha() for ch in said_vowels):
             c.add(_line(block, "vowels"), f"{lang}.vowels must be a run of letters (e.g. aeiou)")
             said_vowels = ""
+        said_redup = block.get("reduplication", "")
+        if not isinstance(said_redup, str) or not all(not ch.isalpha() and not ch.isspace() for ch in said_redup):
+            c.add(_line(block, "reduplication"), f"{lang}.reduplication must be the marks written for a doubled word, no letters (e.g. \"2\")")
+            said_redup = ""
         if not keep:
             continue
+        redup.update(said_redup)
         negations.update(said)
         if after:
             negations_after.update(said)
@@ -145,7 +152,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         raise LexiconError(c.problems)
     suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
     return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after), frozenset(markers),
-                         frozenset(vowels))
+                         frozenset(vowels), frozenset(redup))
 
 
 # ---------------------------------------------------------------- domain files
