@@ -159,3 +159,52 @@ def test_a_bad_mark_names_the_file_and_line():
         parse_language_words(data, "words.yaml", ("id",))
     assert "id.reduplication must be the marks written for a doubled word" in str(err.value)
     assert err.value.problems[0].line == 3
+
+
+# ------------------------------------------------------------ a clear leader in a question asking one thing (cfo)
+
+@pytest.mark.parametrize("query, tool", [
+    ("received 40,000 from Arora Steels against INV-2210, please record it", "record_payment"),
+    ("GST liability for November, output minus ITC", "gst_summary"),
+])
+def test_a_clear_leader_takes_the_fast_path(cfo, query, tool):
+    # 0.79 and 0.75 against 0.48 and 0.52: a known question far ahead of any other tool, lifted to high
+    r = _route(cfo, query)
+    assert r["status"] == "activated" and r["path"] == "fast"
+    m = r["matches"][0]
+    assert m["name"] == tool and m["confidence"] == 0.85
+    assert "lead" in m["score_breakdown"]
+
+
+def test_a_question_asking_two_things_is_not_lifted(cfo):
+    # two request verbs (compare, explain): the LLM path's, shared/seeds 002
+    r = _route(cfo, "compare sales and expenses for the last quarter and explain why profit fell")
+    assert r["status"] != "activated" and r["path"] == "llm"
+    assert all("lead" not in c["score_breakdown"] for c in r["candidates"])
+
+
+def test_without_the_setting_the_bands_are_as_before():
+    from routing.core.router import Router
+
+    plain = Router(load_router("cfo").domain.with_weights(clear_lead=0.0))
+    r = plain.route("received 40,000 from Arora Steels against INV-2210, please record it", today=TODAY).to_dict()
+    assert r["status"] == "multiple_matches"
+    assert r["matches"][0]["name"] == "record_payment" and r["matches"][0]["confidence"] < 0.85
+
+
+def test_a_clear_lead_out_of_range_names_the_file_and_line(tmp_path):
+    import shutil
+
+    from routing.core.errors import LexiconError
+    from routing.core.lexicon import DEFAULT_LEXICON_ROOT, load_domain
+
+    shutil.copytree(DEFAULT_LEXICON_ROOT / "cfo", tmp_path / "cfo")
+    shutil.copytree(DEFAULT_LEXICON_ROOT / "_shared", tmp_path / "_shared")
+    settings = tmp_path / "cfo" / "settings.yaml"
+    text = settings.read_text(encoding="utf-8").replace("  clear_lead: 0.15", "  clear_lead: 1.5")
+    settings.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("  clear_lead: 1.5") + 1
+    with pytest.raises(LexiconError) as err:
+        load_domain("cfo", tmp_path)
+    problem = next(p for p in err.value.problems if "clear_lead" in p.message)
+    assert problem.line == line

@@ -36,6 +36,7 @@ LEGEND_WORDS = {
     # lifts and levels some designs add on top of the signals (routing.core.sole, the power gateway)
     "sole": "only this tool fits",
     "sole_write": "the one write tool",
+    "lead": "far ahead of the rest",
     "named": "named in the question",
     "level": "exact keyword match",
     "hint": "topic hint",
@@ -113,6 +114,7 @@ HELP_WORDS = {
     "agreement": "several signals agreeing", "calibration": "calibration", "fuzzy_penalty": "a spelling penalty",
     "sole": "a lift to the high threshold where every term of the question points to this tool alone",
     "sole_write": "a lift to the high threshold where this is the one write tool holding the question's terms",
+    "lead": "a lift to the high threshold where this tool leads every other by the domain's clear lead, in a question asking one thing",
     "named": "the power named in the question", "level": "an exact keyword match (shared/seeds 004's levels)",
     "hint": "a topic word that points to it only loosely", "trigger": "the tier's trigger words",
     "entity": "a player named", "second_entity": "a second player named", "overruled": "a tier that fired but lost on precedence",

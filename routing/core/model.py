@@ -38,6 +38,9 @@ class Weights:
     # The lexicon and the example questions agree on the top tool, each ahead of every other tool
     # (routing.core.scoring.score_agreement, routing.core.agreement); 0 leaves the weighted sum as it is.
     agreement: float = 0.0
+    # A leader this far ahead of its runner-up, in a question asking one thing, is lifted to the
+    # `high` threshold (routing.core.sole.mark_clear_lead); 0 leaves the bands as they are.
+    clear_lead: float = 0.0
     fuzzy_penalty: float = 0.03
     # Kind fit without a strong verb: every kind starts neutral; a weak verb for the kind, the
     # domain's default kind (only when there is no verb at all) and a date range each add a bonus.

@@ -20,6 +20,7 @@ VAGUE_KEYS = frozenset({"words", "question"})
 SCORING_KEYS = frozenset({
     "keyword", "action", "pattern", "example", "semantic", "learned", "fuzzy_penalty", "default_kind", "kind_neutral", "kind_bonus",
     "date_kinds", "example_verb_weight", "explicit_kinds", "identifier_kinds", "argument_kinds", "name_kinds", "agreement",
+    "clear_lead",
 })
 TOOLS_FILE_KEYS = frozenset({"tools"})
 # A tool's own keys, then the hybrid path's (routing.paths.config reads them from Tool.extra),
@@ -240,6 +241,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         semantic=num("semantic", 0.0),
         learned=num("learned", 0.0),
         agreement=num("agreement", 0.0),
+        clear_lead=num("clear_lead", 0.0),
         fuzzy_penalty=num("fuzzy_penalty", 0.03, 0.5),
         default_kind=default_kind,
         kind_neutral=num("kind_neutral", 0.4),

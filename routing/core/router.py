@@ -18,7 +18,7 @@ from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
 from routing.core.model import Domain, Thresholds
 from routing.core.params import ParamPlan, suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
-from routing.core.sole import lifted, mark_sole_tool, mark_sole_writer, mark_whole_question
+from routing.core.sole import lifted, mark_clear_lead, mark_sole_tool, mark_sole_writer, mark_whole_question
 from routing.core.scoring import (
     Scored,
     Signal,
@@ -261,7 +261,17 @@ class Router:
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
         scored = mark_sole_tool(scored, terms, tools, self.index.term_holders)
         scored = mark_whole_question(scored, signals[0], tools)
-        return mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, self.index.term_holders)[:top]
+        scored = mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, self.index.term_holders)
+        if w.clear_lead > 0:  # a domain whose settings ask for it (cfo): see routing.core.sole.mark_clear_lead
+            scored = mark_clear_lead(scored, w.clear_lead, self._several_asks(a))
+        return scored[:top]
+
+    def _several_asks(self, a: QueryAnalysis) -> list[str]:
+        """The words that make the question ask several things (its path settings' multi-step words), or []."""
+        from routing.core.text import words
+        from routing.paths.classify import several_asks
+
+        return several_asks(words(a.text), self.paths) if self.paths is not None else []
 
     def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
         """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out);

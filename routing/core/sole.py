@@ -98,6 +98,22 @@ def mark_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools:
     return _mark(scored, "sole", f"sole: {tools[top.tool].name} alone explains the whole question")
 
 
+def mark_clear_lead(scored: list[Scored], lead: float, several: Sequence[str] = ()) -> list[Scored]:
+    """`scored` with its leader marked for a lift when it is `lead` or more ahead of the runner-up and
+    the question asks one thing (`several`: the words that make it ask more, e.g. two request verbs
+    or "and then", routing.paths.classify.several_asks; a question asking several things is the LLM
+    path's, shared/seeds 002). The domain's `scoring.clear_lead` (0: never): cfo's fast path takes a
+    known question the router ranks far ahead of any other ("received 75,000 from Sinha Traders
+    against INV-1450, record it": record_payment 0.83, the next 0.49) where the summed signals,
+    diluted by names and amounts, stay in the middle band."""
+    if not scored or scored[0].lift or not lead > 0 or several:
+        return scored
+    second = scored[1].confidence if len(scored) > 1 else 0.0
+    if round(scored[0].confidence - second, 4) < round(lead, 4):
+        return scored
+    return _mark(scored, "lead", f"lead: {scored[0].confidence:.2f} against {second:.2f} for the next tool, one thing asked")
+
+
 def _mark(scored: list[Scored], signal: str, why: str) -> list[Scored]:
     return [replace(scored[0], lift=(signal, why)), *scored[1:]]
 

@@ -176,6 +176,15 @@ class ModelChoice:
     reason: str
 
 
+def several_asks(tokens: tuple[str, ...], cfg: PathConfig, at=None) -> list[str]:
+    """The words that make a question ask several things (a multi-step marker such as "and then", or
+    `multi_step_verbs` request verbs: "compare ... and explain ..."), or [] for a question asking one."""
+    at = _positions(tokens) if at is None else at
+    markers = _contains(tokens, cfg.multi_step, at, _first_words(cfg, "multi_step", cfg.multi_step))
+    verbs = _contains(tokens, cfg.request_verbs, at, _first_words(cfg, "request_verbs", cfg.request_verbs))
+    return markers + verbs if markers or len(verbs) >= cfg.multi_step_verbs else []
+
+
 def choose_model(query: str, category: str, cfg: PathConfig, *, tokens: tuple[str, ...] | None = None) -> ModelChoice:
     """Cheapest for chat and simple questions; capable for analytical, multi-step or long ones
     (`tokens`: words(query), when the caller has them)."""
@@ -188,10 +197,9 @@ def choose_model(query: str, category: str, cfg: PathConfig, *, tokens: tuple[st
     analytical = _contains(tokens, cfg.analytical, at, _first_words(cfg, "analytical", cfg.analytical))
     if analytical:
         reasons.append("analytical (" + ", ".join(analytical) + ")")
-    markers = _contains(tokens, cfg.multi_step, at, _first_words(cfg, "multi_step", cfg.multi_step))
-    verbs = _contains(tokens, cfg.request_verbs, at, _first_words(cfg, "request_verbs", cfg.request_verbs))
-    if markers or len(verbs) >= cfg.multi_step_verbs:
-        reasons.append("multi-step (" + ", ".join(markers + verbs) + ")")
+    several = several_asks(tokens, cfg, at)
+    if several:
+        reasons.append("multi-step (" + ", ".join(several) + ")")
     if len(tokens) >= cfg.long_query_words:
         reasons.append(f"long ({len(tokens)} words)")
     if reasons:
