@@ -356,6 +356,22 @@ def test_token_ids_and_norm_are_as_they_were():
         assert enc.encode([text]).tobytes() == (out / norm).tobytes()
 
 
+def test_token_rows_summed_through_the_float32_table_are_numpys_cast_sums():
+    """encode converts the float16 rows by a 65,536-entry table: the same float32 sums, row after row."""
+    from routing.semantic.tokentable import token_table
+
+    enc = token_table()
+    if enc is None:
+        pytest.skip("no token table")
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 5, 40, 300):
+        ids = rng.integers(0, len(enc.table), n).tolist()
+        want = enc.table[ids].sum(axis=0, dtype=np.float32)
+        assert np.add.reduce(enc._as32.take(enc._bits[ids]), axis=0).tobytes() == want.tobytes()
+    every = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
+    assert enc._as32.tobytes() == every.astype(np.float32).tobytes()
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["invoice", "card", "get", "a+b", "card+get", "~the", "~to", "#num", "#pct", "unseen", "zz+yy", "rare"]),
                 max_size=30),

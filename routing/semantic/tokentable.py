@@ -101,6 +101,11 @@ class TokenTableEncoder:
         if not (path / TABLE_FILE).is_file():
             raise FileNotFoundError(f"no token table at {path} (python scripts/train_token_table.py makes it)")
         self.table = load_table(path).astype(np.float16)  # half the memory (23 MB); rows summed in float32
+        # Each float16 bit pattern's float32 (65,536 of them, 256 kB): a question's rows converted by one
+        # take, the same floats as numpy's cast (the table is made by it), which converts an element at a
+        # time here (no F16C): ~84 rows of 384 a Seal-Tools question, ~100 -> ~60 us.
+        self._bits = self.table.view(np.uint16)
+        self._as32 = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float32)
         self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()
@@ -144,8 +149,8 @@ class TokenTableEncoder:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for i, text in enumerate(texts):
             ids = self.token_ids(text)
-            if ids:
-                out[i] = self.table[ids].sum(axis=0, dtype=np.float32)
+            if ids:  # table[ids].sum(axis=0, dtype=float32): the rows added in order, in float32
+                out[i] = np.add.reduce(self._as32.take(self._bits[ids]), axis=0)
         norms = np.sqrt(np.add.reduce(out * out, axis=1, keepdims=True))  # np.linalg.norm's own sums, without its checks
         norms[norms == 0] = 1.0
         out /= norms
