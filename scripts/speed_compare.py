@@ -7,7 +7,8 @@ falls on both alike; and every answer compared (top-5 tools, tier, the whole rep
 Each checkout runs in its own process (PYTHONPATH set to it): the catalog is imported into a
 temporary lexicon root, the router built (import + build seconds), then the driver hands both the
 same chunks of dev questions in turn. Printed: wall and CPU (time.process_time) p50 / p99 per
-question for each, the ratio B/A of the medians, peak RSS, and how many answers differ.
+question for each, the ratio B/A of the medians, peak RSS, and how many answers differ. As in
+`bench --zero-shot`, a route repeating the question just routed is answered and compared but not timed.
 """
 from __future__ import annotations
 
@@ -58,7 +59,9 @@ for line in sys.stdin:
         r = router.route(questions[i], today="2026-01-22")
         wall, cpu = (time.perf_counter() - s) * 1000, (time.process_time() - c) * 1000
         d = r.to_dict()
-        rows.append({"i": i, "wall": wall, "cpu": cpu, "top5": [c["name"] for c in r.candidates[:5]],
+        # "fresh": a question other than the one before (routing.quality.zero_shot.fresh_routes): only those are timed
+        rows.append({"i": i, "wall": wall, "cpu": cpu, "fresh": i == 0 or questions[i] != questions[i - 1],
+                     "top5": [c["name"] for c in r.candidates[:5]],
                      "tier": r.status.value, "reply": json.dumps(strip(d), sort_keys=True, default=str)})
     print(json.dumps({"rows": rows, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 shutil.rmtree(tmp, ignore_errors=True)
@@ -108,8 +111,9 @@ def main() -> int:
                 got = ask(procs[k], lo, hi)
                 rss[k] = got["rss_mb"]
                 for row in got["rows"]:
-                    wall[k].append(row["wall"])
-                    cpu[k].append(row["cpu"])
+                    if row["fresh"]:  # a repeat of the question just routed is not timed (bench --zero-shot's rule)
+                        wall[k].append(row["wall"])
+                        cpu[k].append(row["cpu"])
                     if rnd == 0:
                         first[k][row["i"]] = row
     for p in procs.values():
