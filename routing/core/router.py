@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import time
-import unicodedata
 from dataclasses import replace
 from datetime import date
 from functools import cached_property
@@ -32,8 +31,9 @@ from routing.core.scoring import (
     scored_for,
     stronger_for,
 )
-from routing.core.text import MAX_QUERY_CHARS
+from routing.core.text import validate_query, words  # validate_query: routing.core.router's importers read it here too
 from routing.dates import DateLexicon, load_date_lexicon
+from routing.paths.classify import several_asks
 from routing.paths.decide import decide_path
 from routing.paths.events import EventLog
 from routing.paths.plan import plan_path
@@ -263,15 +263,10 @@ class Router:
         scored = mark_whole_question(scored, signals[0], tools)
         scored = mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, self.index.term_holders)
         if w.clear_lead > 0:  # a domain whose settings ask for it (cfo): see routing.core.sole.mark_clear_lead
-            scored = mark_clear_lead(scored, w.clear_lead, self._several_asks(a))
+            several = several_asks(words(a.text), self.paths) if self.paths is not None else []
+            scored = mark_clear_lead(scored, w.clear_lead, terms, tools, misspelt=len(terms) < len(a.concepts),
+                                     several=several, holders=self.index.term_holders)
         return scored[:top]
-
-    def _several_asks(self, a: QueryAnalysis) -> list[str]:
-        """The words that make the question ask several things (its path settings' multi-step words), or []."""
-        from routing.core.text import words
-        from routing.paths.classify import several_asks
-
-        return several_asks(words(a.text), self.paths) if self.paths is not None else []
 
     def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):
         """(weights, (keyword, action, pattern, example, semantic, learned), regexes that timed out);
@@ -480,21 +475,6 @@ def _rejected(log) -> list[dict]:
         return [{"type": "route_started"}, {"type": "route_rejected", "code": ErrorCode.INVALID_QUERY.value}]
     log.emit("route_rejected", code=ErrorCode.INVALID_QUERY.value)
     return log.events
-
-
-def validate_query(query: Any) -> str | None:
-    """A plain-words reason the query cannot be routed, or None."""
-    if not isinstance(query, str):
-        return f"The query must be text, not {type(query).__name__}."
-    if not query.strip():
-        return "The query is empty. Type a question, e.g. 'outstanding invoices'."
-    # Counted after Unicode folding too: one character can fold into many (U+FDFA into 18).
-    length = max(len(query), len(unicodedata.normalize("NFKC", query)))
-    if length > MAX_QUERY_CHARS:
-        return f"The query is {length:,} characters long; the limit is {MAX_QUERY_CHARS:,}."
-    if not any(ch.isalnum() for ch in query):
-        return "The query has no letters or digits."
-    return None
 
 
 def classify(scored: list[Scored], a: QueryAnalysis, th: Thresholds) -> Status:

@@ -98,15 +98,22 @@ def mark_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools:
     return _mark(scored, "sole", f"sole: {tools[top.tool].name} alone explains the whole question")
 
 
-def mark_clear_lead(scored: list[Scored], lead: float, several: Sequence[str] = ()) -> list[Scored]:
-    """`scored` with its leader marked for a lift when it is `lead` or more ahead of the runner-up and
-    the question asks one thing (`several`: the words that make it ask more, e.g. two request verbs
-    or "and then", routing.paths.classify.several_asks; a question asking several things is the LLM
-    path's, shared/seeds 002). The domain's `scoring.clear_lead` (0: never): cfo's fast path takes a
-    known question the router ranks far ahead of any other ("received 75,000 from Sinha Traders
-    against INV-1450, record it": record_payment 0.83, the next 0.49) where the summed signals,
-    diluted by names and amounts, stay in the middle band."""
-    if not scored or scored[0].lift or not lead > 0 or several:
+def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], tools: Sequence, *, misspelt: bool = False,
+                    several: Sequence[str] = (), holders: Mapping[str, frozenset[int]] | None = None) -> list[Scored]:
+    """`scored` with its leader marked for a lift when it is `lead` or more ahead of the runner-up, holds
+    every term of the question among its keywords and related terms (a term it does not hold says
+    something it does not answer: "which costs went up the most lately" names `overdue`), no term was
+    read through a spelling correction (`misspelt`: the lift never rests on a guess), and the question
+    asks one thing (`several`: the words that make it ask more, two request verbs or "and then",
+    routing.paths.classify.several_asks; such a question is the LLM path's, shared/seeds 002). The
+    domain's `scoring.clear_lead` (0: never): cfo's fast path takes a known question the router ranks
+    far ahead of any other ("received 75,000 from Sinha Traders against INV-1450, record it":
+    record_payment 0.83, the next 0.49) where the summed signals, diluted by names and amounts, stay
+    in the middle band."""
+    if not scored or scored[0].lift or not lead > 0 or several or misspelt or not concepts:
+        return scored
+    holders = term_holders(tools) if holders is None else holders
+    if any(scored[0].tool not in holders.get(c, frozenset()) for c in set(concepts)):
         return scored
     second = scored[1].confidence if len(scored) > 1 else 0.0
     if round(scored[0].confidence - second, 4) < round(lead, 4):

@@ -8,6 +8,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from routing.core.fastinit import fast_frozen_init
 
@@ -86,3 +87,18 @@ def uninflected_forms(table: dict, suffixes):
                 variant = key[:-1] + (last[: len(last) - len(suffix)] + repl,)
                 if variant not in table:
                     yield variant, concept
+
+
+def validate_query(query: Any) -> str | None:
+    """A plain-words reason the query cannot be routed, or None."""
+    if not isinstance(query, str):
+        return f"The query must be text, not {type(query).__name__}."
+    if not query.strip():
+        return "The query is empty. Type a question, e.g. 'outstanding invoices'."
+    # Counted after Unicode folding too: one character can fold into many (U+FDFA into 18).
+    length = max(len(query), len(unicodedata.normalize("NFKC", query)))
+    if length > MAX_QUERY_CHARS:
+        return f"The query is {length:,} characters long; the limit is {MAX_QUERY_CHARS:,}."
+    if not any(ch.isalnum() for ch in query):
+        return "The query has no letters or digits."
+    return None
