@@ -121,7 +121,9 @@ if saved and saved["domain"] == domain:
     st.subheader(f"Results: {saved['source']}")
     cols = st.columns(3) + st.columns(3)
     cols[0].metric("Questions", f"{m['n']:,}")
-    cols[1].metric("Top-1", f"{m['top1']:.1%}" if m["top1"] is not None else "—")
+    cols[1].metric("Top-1", f"{m['top1']:.1%}" if m["top1"] is not None else "—",
+                   help="The best candidate is the expected tool, whatever the tier. Answered right (not rejected, "
+                        + (f"and right): {m['answered_right']:.1%}" if m.get("answered_right") is not None else "and right): —"))
     cols[2].metric("Top-3", f"{m['top3']:.1%}" if m["top3"] is not None else "—")
     cols[3].metric("Tier accuracy", f"{m['tier_accuracy']:.1%}" if m["tier_accuracy"] is not None else "—")
     cols[4].metric("Fell through", f"{sum(r.fell_through for r in rows):,}")

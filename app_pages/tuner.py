@@ -151,7 +151,9 @@ def delta(a, b):
 
 m = st.columns(3) + st.columns(len(STATUS_ORDER))
 m[0].metric("Tier accuracy", pct(ev.tier_accuracy), delta(ev.tier_accuracy, ev_now.tier_accuracy), help="Expected tier where the case has one; otherwise: fast path exactly when the top tool is right.")
-m[1].metric("Top-1", pct(ev.top1), delta(ev.top1, ev_now.top1), help="A tier that shows matches, with the expected tool first.")
+m[1].metric("Answered right", pct(ev.answered_right), delta(ev.answered_right, ev_now.answered_right),
+            help="A tier that shows matches, with the expected tool first (top-1, the best candidate whatever the tier, "
+                 f"is {pct(ev.top1)}: thresholds do not move it).")
 m[2].metric("Fast path", pct(ev.shares.get("activated")), delta(ev.shares.get("activated"), ev_now.shares.get("activated")))
 for col, status in zip(m[3:], STATUS_ORDER):
     col.metric(TIER_LABELS[status], f"{ev.counts[status]:,}", delta=(ev.counts[status] - ev_now.counts[status]) or None, delta_color="off")
@@ -180,15 +182,15 @@ if pending and valid:
             + " (comments and layout of the file are kept)."
         )
         drop = None if ev.tier_accuracy is None or ev_now.tier_accuracy is None else (ev_now.tier_accuracy - ev.tier_accuracy) * 100
-        top_drop = None if ev.top1 is None or ev_now.top1 is None else (ev_now.top1 - ev.top1) * 100
+        top_drop = None if ev.answered_right is None or ev_now.answered_right is None else (ev_now.answered_right - ev.answered_right) * 100
         if (drop or 0) > 0.05 or (top_drop or 0) > 0.05:
             st.warning(
                 f"On these {len(scored):,} questions this is worse than the file: tier accuracy "
-                f"{pct(ev_now.tier_accuracy)} → {pct(ev.tier_accuracy)}, Top-1 {pct(ev_now.top1)} → {pct(ev.top1)}.",
+                f"{pct(ev_now.tier_accuracy)} → {pct(ev.tier_accuracy)}, answered right {pct(ev_now.answered_right)} → {pct(ev.answered_right)}.",
                 icon=":material/trending_down:",
             )
         else:
-            st.caption(f"Tier accuracy {pct(ev_now.tier_accuracy)} → {pct(ev.tier_accuracy)}, Top-1 {pct(ev_now.top1)} → {pct(ev.top1)}.")
+            st.caption(f"Tier accuracy {pct(ev_now.tier_accuracy)} → {pct(ev.tier_accuracy)}, answered right {pct(ev_now.answered_right)} → {pct(ev.answered_right)}.")
         c1, c2, _ = st.columns([1, 1, 2])
         confirm = c1.button("Save to settings.yaml", type="primary", key="tuner_confirm", icon=":material/save:")
         if c2.button("Cancel", key="tuner_cancel"):

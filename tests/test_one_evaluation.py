@@ -80,3 +80,34 @@ def test_cli_eval_factory_counts_its_questions(capsys):
     assert main(["eval", "--domain", "factory"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["n"] == 40 and out["top1"] is not None
+
+
+# ------------------------------------------------------------ one name, one meaning: top-1 and answered right
+
+def test_top1_is_the_best_candidate_whatever_the_tier_answered_right_is_not_rejected_and_right():
+    from routing.quality.evaluate import GoldenCase, accuracy
+
+    rows = [
+        (GoldenCase("a", tool="invoice_list"), "activated", "invoice_list", ("invoice_list", "bill_list")),
+        (GoldenCase("b", tool="invoice_list"), "not_found", None, ("invoice_list", "bill_list")),  # rejected, best right
+        (GoldenCase("c", tool="bill_list"), "multiple_matches", "invoice_list", ("invoice_list", "bill_list")),
+        (GoldenCase("d", status="not_found"), "not_found", None, ("contact_list",)),
+    ]
+    acc = accuracy(rows)
+    assert acc.top1 == 2 / 3 and acc.answered_right == 1 / 3 and acc.top3 == 1.0
+    assert acc.balanced == (1 / 3 + 1.0) / 2  # in-scope answered right against negatives rejected
+
+
+def test_eval_prints_both_figures(domain_run):
+    _, _, _, metrics = domain_run
+    assert metrics["answered_right"] is not None and metrics["answered_right"] <= metrics["top1"]
+
+
+def test_a_large_run_summary_says_top1_and_answered_right_apart():
+    from routing.quality.coverage_summary import chunk_stats
+
+    columns = {"status": ["activated", "not_found", "weak_matches"], "top": ["a", None, "b"], "day": [None] * 3,
+               "path": ["fast", "llm", "llm"], "error": [None] * 3, "label": ["a", "a", "a"],
+               "top3": ["a|b", "a|c", "b|a"], "correct": [True, False, False], "ms": [1.0, 1.0, 1.0]}
+    s = chunk_stats(columns)
+    assert s["labelled"] == 3 and s["correct"] == 1 and s["best_correct"] == 2

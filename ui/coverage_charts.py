@@ -120,7 +120,7 @@ def sweep_figure(sweep: Sweep, chosen: float, *, legend: bool = True) -> go.Figu
                 line=dict(color=TIER_COLORS[status], width=1.5, dash="dot"), stackgroup=None, opacity=0.6,
             )
         )
-    fig.add_trace(go.Scatter(x=xs, y=[p.top1 for p in pts], name="Top-1 accuracy", mode="lines", line=dict(color=SERIES_COLORS["top1"], width=3)))
+    fig.add_trace(go.Scatter(x=xs, y=[p.answered_right for p in pts], name="Answered right", mode="lines", line=dict(color=SERIES_COLORS["top1"], width=3)))
     fig.add_trace(go.Scatter(x=xs, y=[p.tier_accuracy for p in pts], name="Tier accuracy", mode="lines", line=dict(color=SERIES_COLORS["tier_accuracy"], width=3)))
     # The markers' labels sit in a row each above the plot, where no line runs: on the 100 % line
     # (where accuracy often is) a label is struck through, and close values would overlap.

@@ -109,7 +109,10 @@ def _render_summary(s: dict) -> dict:
     cols[1].metric("Covered", f"{covered / n:.1%}" if n else "—", help="Activated or multiple matches: a tool was found.")
     cols[2].metric("Not covered", f"{s['uncovered']:,}", help="Not found or only weak matches: grouped into the topics below.")
     top1 = (s.get("labelled") or {}).get("top1")
-    cols[3].metric("Top-1", f"{top1:.1%}" if top1 is not None else "—", help="With an expected-tool column only.")
+    answered = (s.get("labelled") or {}).get("answered_right")
+    cols[3].metric("Top-1", f"{top1:.1%}" if top1 is not None else "—",
+                   help="With an expected-tool column only: the best candidate is that tool, whatever the tier. Answered right "
+                        "(not rejected, and right): " + (f"{answered:.1%}" if answered is not None else "—") + ".")
     qps = s.get("throughput_qps")
     cols[4].metric("Throughput", f"{qps:,.0f}/s" if qps else "—", help=f"{s.get('engine')} engine, {s.get('workers')} workers; p50 {s['latency_ms']['p50']:.2f} ms a question")
     st.caption(f"Domain **{s['domain']}** · input `{s['input']}` · reference date {s['today']} · lexicon version {s['fingerprint']}")

@@ -21,6 +21,10 @@ def chunk_stats(columns: dict) -> dict:
     paths = Counter(columns["path"])
     errors = Counter(e for e in columns["error"] if e)
     labelled = [c for c in columns["correct"] if c is not None]
+    # top-1: the best candidate is the expected tool, whatever the tier (`correct` is answered right:
+    # the tool shown, so not rejected, and right)
+    best = sum(1 for lab, t3, c in zip(columns["label"], columns["top3"], columns["correct"])
+               if c is not None and (t3 or "").split("|")[0] == lab)
     days: dict[str, Counter] = {}
     day_tools: dict[str, Counter] = {}
     for d, s, t in zip(day, status, top):
@@ -33,7 +37,7 @@ def chunk_stats(columns: dict) -> dict:
         hist[bisect.bisect_left(_BINS, ms)] += 1
     return {
         "tiers": dict(tiers), "tools": dict(tools), "paths": dict(paths), "errors": dict(errors),
-        "labelled": len(labelled), "correct": sum(labelled),
+        "labelled": len(labelled), "correct": sum(labelled), "best_correct": best,
         "days": {d: dict(c) for d, c in days.items()}, "day_tools": {d: dict(c) for d, c in day_tools.items()},
         "ms_sum": round(sum(columns["ms"]), 3), "ms_hist": hist,
     }
@@ -86,6 +90,7 @@ def summarise(manifest: dict, *, engine: str, workers: int, routed_now: int, ela
     day_tools: dict[str, dict] = {}
     hist = [0] * (len(_BINS) + 1)
     labelled = correct = 0
+    best: int | None = 0  # None once a part (of an older run) does not say
     ms_sum = 0.0
     for part in manifest["parts"].values():
         s = part["stats"]
@@ -97,6 +102,7 @@ def summarise(manifest: dict, *, engine: str, workers: int, routed_now: int, ela
         hist = [a + b for a, b in zip(hist, s["ms_hist"])]
         labelled += s["labelled"]
         correct += s["correct"]
+        best = best + s["best_correct"] if best is not None and "best_correct" in s else None
         ms_sum += s["ms_sum"]
     n = sum(tiers.values())
     period = choose_period(list(days))
@@ -125,7 +131,8 @@ def summarise(manifest: dict, *, engine: str, workers: int, routed_now: int, ela
         "paths": dict(sorted(paths.items(), key=lambda kv: -kv[1])),
         "tools": dict(sorted(tools.items(), key=lambda kv: (-kv[1], kv[0]))),
         "errors": errors,
-        "labelled": {"n": labelled, "top1": round(correct / labelled, 4) if labelled else None},
+        "labelled": {"n": labelled, "top1": round(best / labelled, 4) if labelled and best is not None else None,
+                     "answered_right": round(correct / labelled, 4) if labelled else None},
         "latency_ms": {"mean": round(ms_sum / n, 4) if n else 0.0, "p50": _percentile(hist, 50), "p99": _percentile(hist, 99)},
         "over_time": {
             "period": period,

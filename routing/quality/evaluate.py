@@ -96,6 +96,7 @@ class Report:
             "n": acc.n,
             "n_labelled": acc.n_labelled,
             "top1": _round(acc.top1),
+            "answered_right": _round(acc.answered_right),
             "top3": _round(acc.top3),
             "tier_accuracy": _round(acc.tier_accuracy),
             "balanced": _round(acc.balanced),
@@ -117,11 +118,12 @@ class Accuracy:
     """The figures of one run (fractions, unrounded; None where no case says what to expect)."""
     n: int
     n_labelled: int  # cases with an expected tool
-    top1: float | None
+    top1: float | None  # the best candidate is the expected tool, whatever the tier
     top3: float | None
     tier_accuracy: float | None
     balanced: float | None  # with negatives: mean of in-scope top-1 and negatives rejected
     counts: dict[str, int]  # every status -> number of cases
+    answered_right: float | None = None  # not rejected (a tier that shows matches) and the expected tool first
 
     @property
     def shares(self) -> dict[str, float]:
@@ -144,7 +146,7 @@ def tier_right(case: GoldenCase, status: str, top: str | None) -> bool | None:
 def accuracy(rows: Iterable[tuple[GoldenCase, str, str | None, tuple[str, ...]]]) -> Accuracy:
     """The one evaluation: rows of (case, status routed, top match shown or None, top three names)."""
     counts = {s.value: 0 for s in Status}
-    n = tier_ok = tier_n = top_ok = top3_ok = top_n = neg_ok = neg_n = 0
+    n = tier_ok = tier_n = top_ok = answered_ok = top3_ok = top_n = neg_ok = neg_n = 0
     for case, status, top, top3 in rows:
         n += 1
         counts[status] = counts.get(status, 0) + 1
@@ -155,7 +157,8 @@ def accuracy(rows: Iterable[tuple[GoldenCase, str, str | None, tuple[str, ...]]]
             tier_ok += right
         if case.tool:
             top_n += 1
-            top_ok += shown_top == case.tool
+            top_ok += bool(top3) and top3[0] == case.tool  # top-1: the best candidate, whatever the tier
+            answered_ok += shown_top == case.tool  # answered right: not rejected, and right
             top3_ok += case.tool in top3
         elif case.status == Status.NOT_FOUND.value:
             neg_n += 1
@@ -166,8 +169,9 @@ def accuracy(rows: Iterable[tuple[GoldenCase, str, str | None, tuple[str, ...]]]
         top1=top_ok / top_n if top_n else None,
         top3=top3_ok / top_n if top_n else None,
         tier_accuracy=tier_ok / tier_n if tier_n else None,
-        balanced=(top_ok / top_n + neg_ok / neg_n) / 2 if top_n and neg_n else None,
+        balanced=(answered_ok / top_n + neg_ok / neg_n) / 2 if top_n and neg_n else None,
         counts=counts,
+        answered_right=answered_ok / top_n if top_n else None,
     )
 
 

@@ -52,7 +52,7 @@ class SweepPoint:
     value: float
     valid: bool  # False where the value breaks low <= medium <= high
     tier_accuracy: float | None
-    top1: float | None
+    answered_right: float | None  # not rejected and right (what the thresholds move; top-1 they do not)
     shares: dict[str, float]  # status -> share of all cases
     balanced: float | None = None  # balanced accuracy (in-scope right vs negatives rejected), with negatives
 
@@ -155,7 +155,7 @@ def sweep(scored: list[ScoredCase], current: Thresholds, name: str, *, step: flo
             points.append(SweepPoint(value, False, None, None, {}))
             continue
         ev = evaluate(scored, th)
-        points.append(SweepPoint(value, True, ev.tier_accuracy, ev.top1, ev.shares, ev.balanced))
+        points.append(SweepPoint(value, True, ev.tier_accuracy, ev.answered_right, ev.shares, ev.balanced))
     return Sweep(name, getattr(current, name), _best(points, getattr(current, name)), tuple(points))
 
 
@@ -167,7 +167,7 @@ def _best(points: list[SweepPoint], current: float) -> float:
         return current
 
     def key(p: SweepPoint):
-        return (round(p.balanced or 0.0, 6), round(p.tier_accuracy or 0.0, 6), round(p.top1 or 0.0, 6), -abs(p.value - current))
+        return (round(p.balanced or 0.0, 6), round(p.tier_accuracy or 0.0, 6), round(p.answered_right or 0.0, 6), -abs(p.value - current))
 
     return max(valid, key=key).value
 
