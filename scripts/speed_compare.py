@@ -51,6 +51,7 @@ def strip(d):
     if isinstance(d, float):
         return round(d, 9)
     return d
+last = [None]  # the question this worker routed last
 for line in sys.stdin:
     lo, hi = json.loads(line)
     rows = []
@@ -60,7 +61,8 @@ for line in sys.stdin:
         wall, cpu = (time.perf_counter() - s) * 1000, (time.process_time() - c) * 1000
         d = r.to_dict()
         # "fresh": a question other than the one before (routing.quality.zero_shot.fresh_routes): only those are timed
-        rows.append({"i": i, "wall": wall, "cpu": cpu, "fresh": i == 0 or questions[i] != questions[i - 1],
+        fresh, last[0] = questions[i] != last[0], questions[i]
+        rows.append({"i": i, "wall": wall, "cpu": cpu, "fresh": fresh,
                      "top5": [c["name"] for c in r.candidates[:5]],
                      "tier": r.status.value, "reply": json.dumps(strip(d), sort_keys=True, default=str)})
     print(json.dumps({"rows": rows, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)

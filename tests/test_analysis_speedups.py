@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
 
 from routing import Router
-from routing.core.analysis import QueryAnalysis
+from routing.core.analysis import QueryAnalysis, read_word
 from routing.core.joined import address_end, amount_end
 from routing.core.schema import Correction
 from routing.core.sentences import _SENTENCE_END
@@ -82,8 +82,11 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
     replaced: list[str] = []
     for i, tok in enumerate(raw_tokens):
         w = tok.text
-        if w in self.phrase_words or tok.is_number:
+        if w in self.phrase_words:
             replaced.append(w)
+            continue
+        if tok.is_number:  # a term doubled with its language's mark ("barang2") is the term (read_word's rule)
+            replaced.append(read_word(self, w, correct)[0])
             continue
         lem = self.lemma(w)
         if lem is not None:

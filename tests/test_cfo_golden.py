@@ -66,4 +66,4 @@ def test_the_intent_store_has_25_intents_with_both_languages(cfo):
 def test_routing_eval_agrees(cfo):
     """The same corpus through routing.quality.evaluate (what `python -m routing eval --domain cfo` prints)."""
     metrics = run_cases(cfo, load_golden(GOLDEN), default_today=TODAY).metrics()
-    assert metrics["failures"] == [] and metrics["top1"] == 1.0
+    assert metrics["failures"] == [] and metrics["top1"] == 1.0 and metrics["answered_right"] == 1.0

@@ -99,7 +99,7 @@ def test_eval_with_an_unreadable_file_is_a_bad_argument(tmp_path):
 def test_eval_csv_keeps_quoted_multiline_fields(tmp_path):
     (tmp_path / "q.csv").write_text('text,tool\n"outstanding\ninvoices",invoice_list\n', encoding="utf-8")
     m = json.loads(run("eval", "--data", str(tmp_path / "q.csv")).stdout)
-    assert m["n"] == 1 and m["top1"] == 1.0
+    assert m["n"] == 1 and m["top1"] == 1.0 and m["answered_right"] == 1.0
 
 
 @pytest.fixture(scope="module")

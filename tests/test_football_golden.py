@@ -40,7 +40,7 @@ def test_golden(football, case):
 
 def test_eval_figures(football):
     m = run_cases(football, GOLDEN).metrics()
-    assert m["n"] == len(GOLDEN) and m["passed"] == 1.0 and m["top1"] == 1.0
+    assert m["n"] == len(GOLDEN) and m["passed"] == 1.0 and m["top1"] == 1.0 and m["answered_right"] == 1.0
 
 
 def test_the_judge_catches_a_wrong_error_and_a_wrong_field(football):

@@ -46,5 +46,6 @@ def test_heldout_phrasings_stay_above_floor(accounting: Router):
     The floors sit a little under what was measured, so a regression fails."""
     metrics = run_cases(accounting, load_golden(HELDOUT)).metrics()
     assert metrics["n"] >= 100
-    assert metrics["top1"] >= 0.82, metrics["failures"][:10]
+    assert metrics["answered_right"] >= 0.82, metrics["failures"][:10]  # shown and right (top1 was that figure until issue 22's stop 34)
+    assert metrics["top1"] >= metrics["answered_right"]
     assert metrics["top3"] >= 0.92, metrics["failures"][:10]

@@ -157,7 +157,7 @@ def test_a_bad_mark_names_the_file_and_line():
     data = load_with_lines("id:\n  stopwords: [yang]\n  reduplication: dua\n")
     with pytest.raises(LexiconError) as err:
         parse_language_words(data, "words.yaml", ("id",))
-    assert "id.reduplication must be the marks written for a doubled word" in str(err.value)
+    assert "id.reduplication must be the digits written for a doubled word" in str(err.value)
     assert err.value.problems[0].line == 3
 
 
@@ -208,3 +208,32 @@ def test_a_clear_lead_out_of_range_names_the_file_and_line(tmp_path):
         load_domain("cfo", tmp_path)
     problem = next(p for p in err.value.problems if "clear_lead" in p.message)
     assert problem.line == line
+
+
+# ------------------------------------------------------------ review: what the new rules must leave alone
+
+@pytest.mark.parametrize("query, start, end", [
+    ("invoices from jan2", "2026-01-02", "2026-01-02"),   # a date word with a digit is still a date
+])
+def test_a_date_word_glued_to_a_digit_is_no_doubled_word(accounting, query, start, end):
+    r = _route(accounting, query)
+    assert (r["dates"][0]["start"], r["dates"][0]["end"]) == (start, end)
+
+
+def test_last2_months_gets_no_made_up_date(accounting):
+    # "last2" is no doubled "last": before the review it read "last months" and gave December
+    r = _route(accounting, "sales last2 months")
+    assert not r["dates"] or r["dates"][0]["start"] != "2025-12-01"
+
+
+@pytest.mark.parametrize("query", ["invoices for PO-3321", "sales H-1 2025", "invoice list Q/4"])
+def test_another_records_code_or_a_period_names_no_invoice(accounting, query):
+    # the code must follow the term it numbers, with two letters or more
+    r = _route(accounting, query)
+    assert not r["matches"] or r["matches"][0]["name"] != "invoice_detail"
+
+
+def test_a_name_a_trigger_introduces_may_have_no_vowel(football):
+    r = _route(football, "stats for rhys")
+    assert r["error"]["code"] == "PLAYER_NOT_FOUND"
+    assert r["error"]["details"]["names"] == ["rhys"]

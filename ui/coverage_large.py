@@ -108,8 +108,9 @@ def _render_summary(s: dict) -> dict:
     cols[0].metric("Questions", f"{n:,}")
     cols[1].metric("Covered", f"{covered / n:.1%}" if n else "—", help="Activated or multiple matches: a tool was found.")
     cols[2].metric("Not covered", f"{s['uncovered']:,}", help="Not found or only weak matches: grouped into the topics below.")
-    top1 = (s.get("labelled") or {}).get("top1")
-    answered = (s.get("labelled") or {}).get("answered_right")
+    labelled = s.get("labelled") or {}
+    # a summary written before answered right had its own key called it top1
+    top1, answered = (labelled.get("top1"), labelled.get("answered_right")) if "answered_right" in labelled else (None, labelled.get("top1"))
     cols[3].metric("Top-1", f"{top1:.1%}" if top1 is not None else "—",
                    help="With an expected-tool column only: the best candidate is that tool, whatever the tier. Answered right "
                         "(not rejected, and right): " + (f"{answered:.1%}" if answered is not None else "—") + ".")

@@ -76,12 +76,14 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
     if w in index.phrase_words:
         return w, None
     if is_number(w):
-        # "invoice2", "barang2": a word doubled by its language's mark (words.yaml `reduplication`)
-        # is that word, when the router knows it; any other word with a digit is a number or an id
+        # "invoice2", "barang2": a term doubled by its language's mark (words.yaml `reduplication`)
+        # is that term; any other word with a digit ("jan2", "last2", "top2", "ec2") is a number, a
+        # date or an id as before
         base = w[:-1]
-        if w[-1] in index.reduplication and len(base) >= 3 and base.isalpha():
+        if w[-1] in index.reduplication and len(base) >= 4 and base.isalpha():
             reading, fix = read_word(index, base, correct)
-            if fix is None and (reading in index.known or reading in index.phrase_words):
+            entry = index.phrases.get((reading,))
+            if fix is None and entry is not None and entry.concept:
                 return reading, None
         return w, None
     lem = index.lemma(w)
@@ -249,14 +251,14 @@ RECORD_CODE_JOINS = "/-#_"  # "INV/2026/0019", "SO-2291": a record's letters joi
 def record_number(a: QueryAnalysis) -> bool:
     """A number that names a record: right after a term of the lexicon, stop words between ("invoice
     1077", "faktur no 1456", "tagihan nomor 77"), or written as a code of letters joined to it
-    ("invoice INV/2026/0019", "order SO-2291"). A count or a price elsewhere ("20 pcs helm @ 350rb")
+    right after it ("invoice INV/2026/0019", "order SO-2291"). A count or a price elsewhere ("20 pcs helm @ 350rb")
     names none."""
     last = None
     units = a.units
     for i, u in enumerate(units):
         if u.role == "number" and last == "concept":
             return True
-        if u.role == "literal" and last == "concept" and _code_prefix(a, u, units[i + 1] if i + 1 < len(units) else None):
+        if u.role == "literal" and i and units[i - 1].role == "concept" and _code_prefix(a, u, units[i + 1] if i + 1 < len(units) else None):
             continue  # the code's letters stand between the term and its number
         if u.role != "stop":
             last = u.role
@@ -264,9 +266,11 @@ def record_number(a: QueryAnalysis) -> bool:
 
 
 def _code_prefix(a: QueryAnalysis, u, nxt) -> bool:
-    """A one-word literal of letters glued by one of RECORD_CODE_JOINS to the number after it."""
+    """A one-word literal of two or more letters glued by one of RECORD_CODE_JOINS to the number after it
+    ("INV-0042"; "H-1", "Q/4" are periods), right after the term it numbers ("invoices for PO-3321" names
+    another record)."""
     if nxt is None or nxt.role != "number" or u.last - u.first != 1 or nxt.first != u.last:
         return False
     left, right = a.tokens[u.first], a.tokens[nxt.first]
-    return (left.text.isalpha() and right.start - left.end == 1
+    return (left.text.isalpha() and len(left.text) >= 2 and right.start - left.end == 1
             and a.text[left.end:right.start] in RECORD_CODE_JOINS)

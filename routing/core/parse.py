@@ -137,8 +137,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             c.add(_line(block, "vowels"), f"{lang}.vowels must be a run of letters (e.g. aeiou)")
             said_vowels = ""
         said_redup = block.get("reduplication", "")
-        if not isinstance(said_redup, str) or not all(not ch.isalpha() and not ch.isspace() for ch in said_redup):
-            c.add(_line(block, "reduplication"), f"{lang}.reduplication must be the marks written for a doubled word, no letters (e.g. \"2\")")
+        if not isinstance(said_redup, str) or not all(ch.isdigit() for ch in said_redup):
+            c.add(_line(block, "reduplication"), f"{lang}.reduplication must be the digits written for a doubled word (e.g. \"2\")")
             said_redup = ""
         if not keep:
             continue

@@ -121,7 +121,7 @@ class Accuracy:
     top1: float | None  # the best candidate is the expected tool, whatever the tier
     top3: float | None
     tier_accuracy: float | None
-    balanced: float | None  # with negatives: mean of in-scope top-1 and negatives rejected
+    balanced: float | None  # with negatives: mean of in-scope answered right and negatives rejected
     counts: dict[str, int]  # every status -> number of cases
     answered_right: float | None = None  # not rejected (a tier that shows matches) and the expected tool first
 

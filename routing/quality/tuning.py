@@ -8,7 +8,7 @@ comparisons, not 404 routing passes, and a tier on this page is the tier routing
 What counts as right is routing.quality.evaluate.accuracy, the one definition `eval`, Coverage and
 the bench use too. A sweep's best value maximises balanced accuracy when the set has negatives
 (rows labelled oos / none / empty, golden `negative:`), so rejecting everything or nothing never
-wins; then tier accuracy, top-1, and nearness to the file's value.
+wins; then tier accuracy, answered right, and nearness to the file's value.
 
 A design that does not rank with these four thresholds (the mirror routes by distance layers)
 cannot be tuned here: `untunable_reason` says why in a sentence.
@@ -160,7 +160,7 @@ def sweep(scored: list[ScoredCase], current: Thresholds, name: str, *, step: flo
 
 
 def _best(points: list[SweepPoint], current: float) -> float:
-    """Highest balanced accuracy (when the set has negatives), then tier accuracy, then top-1;
+    """Highest balanced accuracy (when the set has negatives), then tier accuracy, then answered right;
     among equals the value nearest the current one."""
     valid = [p for p in points if p.valid]
     if not valid:

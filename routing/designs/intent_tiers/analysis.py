@@ -133,10 +133,11 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
 
     def _could_be_name(i: int, w: str) -> bool:
         # a team of the data is no player; a word in lower case with no vowel after its first letter
-        # is a chat abbreviation ("gmn", "bbrp"), no name (the languages' `vowels`, words.yaml)
+        # is a chat abbreviation ("gmn", "bbrp"), no name (the languages' `vowels`, words.yaml), unless
+        # a trigger introduces it ("stats for rhys")
         return (i not in used and i not in blocked and i not in teams and forms[i][-1] not in players.name_words
                 and forms[i][-1].isalpha() and len(w) >= 3 and forms[i][-1] not in index.known
-                and not (vowels and w not in capitalised and not any(ch in vowels for ch in w[1:])))
+                and not (vowels and w not in capitalised and not any(ch in vowels for ch in w[1:]) and not _named_after(i)))
 
     # A rare word in lower case right after a named player says what the player does ("is Emre Yildiz
     # underperforming his xG"), it is no second name; elsewhere ("okafor vs mbappe") it is one.
