@@ -263,9 +263,10 @@ class Router:
         scored = mark_whole_question(scored, signals[0], tools)
         scored = mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, self.index.term_holders)
         if w.clear_lead > 0:  # a domain whose settings ask for it (cfo): see routing.core.sole.mark_clear_lead
-            several = several_asks(words(a.text), self.paths) if self.paths is not None else []
+            paths = self.paths
             scored = mark_clear_lead(scored, w.clear_lead, terms, tools, misspelt=len(terms) < len(a.concepts),
-                                     several=several, holders=self.index.term_holders)
+                                     several=lambda: several_asks(words(a.text), paths) if paths is not None else [],
+                                     holders=self.index.term_holders)
         return scored[:top]
 
     def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):

@@ -28,7 +28,7 @@ with it (tools, power_gateway) sees the lifted leader.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from routing.core.index import term_holders
 from routing.core.scoring import Scored
@@ -99,25 +99,25 @@ def mark_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools:
 
 
 def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], tools: Sequence, *, misspelt: bool = False,
-                    several: Sequence[str] = (), holders: Mapping[str, frozenset[int]] | None = None) -> list[Scored]:
+                    several: Callable[[], Sequence[str]] = tuple, holders: Mapping[str, frozenset[int]] | None = None) -> list[Scored]:
     """`scored` with its leader marked for a lift when it is `lead` or more ahead of the runner-up, holds
     every term of the question among its keywords and related terms (a term it does not hold says
     something it does not answer: "which costs went up the most lately" names `overdue`), no term was
     read through a spelling correction (`misspelt`: the lift never rests on a guess), and the question
-    asks one thing (`several`: the words that make it ask more, two request verbs or "and then",
+    asks one thing (`several()`: the words that make it ask more, two request verbs or "and then",
     routing.paths.classify.several_asks; such a question is the LLM path's, shared/seeds 002). The
     domain's `scoring.clear_lead` (0: never): cfo's fast path takes a known question the router ranks
     far ahead of any other ("received 75,000 from Sinha Traders against INV-1450, record it":
     record_payment 0.83, the next 0.49) where the summed signals, diluted by names and amounts, stay
     in the middle band."""
-    if not scored or scored[0].lift or not lead > 0 or several or misspelt or not concepts:
-        return scored
-    holders = term_holders(tools) if holders is None else holders
-    if any(scored[0].tool not in holders.get(c, frozenset()) for c in set(concepts)):
+    if not scored or scored[0].lift or not lead > 0 or misspelt or not concepts:
         return scored
     second = scored[1].confidence if len(scored) > 1 else 0.0
     if round(scored[0].confidence - second, 4) < round(lead, 4):
         return scored
+    holders = term_holders(tools) if holders is None else holders
+    if any(scored[0].tool not in holders.get(c, frozenset()) for c in set(concepts)) or several():
+        return scored  # the question's words last: read only where the rest would lift
     return _mark(scored, "lead", f"lead: {scored[0].confidence:.2f} against {second:.2f} for the next tool, one thing asked")
 
 

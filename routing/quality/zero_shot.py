@@ -152,6 +152,7 @@ def run_zero_shot(lexicons: Path, data: Path | None = None, *, split: str = "dev
     tools = seal_tools_as_openai(data / "tool.jsonl")
     questions = load_questions(data, split)[:limit]
     out: dict = {"data": str(data), "split": split, "tools": len(tools), "questions": len(questions)}
+    fresh = fresh_routes(questions)  # the routes that are timed (see above), for the router and the baselines alike
     tmp = Path(tempfile.mkdtemp(prefix="zero-shot-"))
     try:
         shutil.copytree(lexicons / "_shared", tmp / "_shared")
@@ -169,7 +170,6 @@ def run_zero_shot(lexicons: Path, data: Path | None = None, *, split: str = "dev
         t2 = time.perf_counter()
         out.update(import_s=round(t1 - t0, 2), build_s=round(t2 - t1, 2), import_build_s=round(t2 - t0, 2))
         top1 = top5 = 0
-        fresh = fresh_routes(questions)
         outcomes: list[tuple[str, bool]] = []
         times: list[float] = []
         cpu: list[float] = []  # the process's own CPU time per route: what a shared, busy machine does not inflate
@@ -237,7 +237,7 @@ def run_zero_shot(lexicons: Path, data: Path | None = None, *, split: str = "dev
             times.append((time.perf_counter() - s) * 1000)
             b1 += ranked[:1] == [gold]
             b5 += gold in ranked
-        times = _timed(times, fresh_routes(questions))
+        times = _timed(times, fresh)
         out[label] = {"top1": round(b1 / n, 4), "top5": round(b5 / n, 4), "build_s": round(build, 2),
                       "p50_ms": round(statistics.median(times), 3) if times else 0.0}
     return out
