@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 from routing import Router
-from routing.paths.entities import extract_amount
 
 TODAY = "2026-01-22"
 
@@ -24,10 +23,16 @@ def test_amount_party_and_date_of_a_payment(cfo):
     assert "amount read from the question: 50000" in r.path_fields.pipeline_notes
 
 
-def test_indian_grouping_and_a_date_number_is_not_an_amount():
-    assert extract_amount("1,25,000 diye", []) == 125000
-    assert extract_amount("₹2,500.50 on 15 march", [(12, 20)]) == 2500.5
-    assert extract_amount("on 15 march", [(3, 11)]) is None
+@pytest.mark.parametrize("query, amount", [
+    ("Bansal ne 1,25,000 diye, payment record karo", 125000),
+    ("record payment of ₹2,500.50 from Iyer Brothers on 15 march", 2500.5),
+    ("record payment from Iyer Brothers on 15 march", None),  # the date's 15 is no amount
+])
+def test_indian_grouping_and_a_date_number_is_not_an_amount(cfo, query, amount):
+    r = cfo.route(query, today=TODAY)
+    (step,) = r.pipeline
+    assert step["tool"] == "record_customer_payment"
+    assert step["params"].get("amount") == amount
 
 
 def test_an_intent_without_an_amount_entity_takes_no_number(cfo):

@@ -11,6 +11,9 @@ from typing import Any
 KINDS = ("list", "search", "detail", "summary", "report", "create", "action", "chat")
 PARAM_TYPES = ("string", "enum", "date", "number", "boolean")
 DATE_ROLES = ("date_from", "date_to", "query")
+# where a number the question states goes (routing.core.quantities): money, a count ("top 5"), a span of days
+NUMBER_ROLES = ("amount", "count", "days")
+PARAM_ROLES = DATE_ROLES + NUMBER_ROLES
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -67,7 +70,7 @@ class Param:
     default: Any = None
     values: tuple[str, ...] = ()
     required: bool = False
-    role: str | None = None  # date_from / date_to: where a resolved date range goes
+    role: str | None = None  # date_from / date_to: where a resolved date range goes; query: the words a search is for; amount / count / days: a number
     default_note: str | None = None
     description: str = ""
 
@@ -129,6 +132,24 @@ class Settings:
 
 
 @dataclass(frozen=True)
+class NumberWords:
+    """words.yaml `numbers`, every language merged (a word means one factor in all of them)."""
+
+    factors: tuple[tuple[str, int], ...] = ()  # (word, factor): "lakh" -> 100000
+    currency: frozenset[str] = frozenset()  # words ("rs", "rp") and signs ("₹", "$") that mark money
+    days: frozenset[str] = frozenset()  # words that make a number a span of days ("days", "hari", "din")
+    percent: frozenset[str] = frozenset()  # words and signs that make it a share ("%", "persen")
+
+    @property
+    def multipliers(self) -> dict[str, int]:
+        by_word = self.__dict__.get("_by_word")
+        if by_word is None:  # built once; frozen dataclasses allow a cache in __dict__
+            by_word = dict(self.factors)
+            object.__setattr__(self, "_by_word", by_word)
+        return by_word
+
+
+@dataclass(frozen=True)
 class LanguageWords:
     stopwords: frozenset[str]
     actions: tuple[tuple[tuple[str, ...], str, float], ...]  # (words, kind, strength)
@@ -146,6 +167,8 @@ class LanguageWords:
     # the marks that double the word they end (words.yaml `reduplication`): Indonesian writes the plural
     # "invoice-invoice" as "invoice2", read as the word itself (see routing.core.analysis.read_word)
     reduplication: frozenset[str] = frozenset()
+    # how quantities are written (words.yaml `numbers`): multipliers, currency, day and percent words
+    numbers: NumberWords = field(default_factory=lambda: NumberWords())
 
 
 @dataclass(frozen=True)

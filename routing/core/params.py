@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from routing.core.index import QueryAnalysis
-from routing.core.model import Tool
+from routing.core.model import NumberWords, Tool
+from routing.core.quantities import AMOUNT, DAYS, PLAIN, Quantity, read_quantities
 
 _ARGUMENT_ROLES = ("literal", "number")  # the units a run of argument words is made of
 
@@ -22,6 +23,8 @@ class ParamPlan:
     shaped: bool  # that parameter takes only words shaped like a value (a lone free-text one)
     required: tuple[tuple[str, Any, str], ...]  # (name, default, note) of each required parameter
     key_params: tuple[str, ...]
+    numbered: tuple[tuple[str, str], ...] = ()  # (name, role) of each number parameter with a role: amount, count, days
+    counted: frozenset[str] = frozenset()  # the concepts a count stands next to ("top 5", "5 customers"): keywords and related
 
     @classmethod
     def of(cls, tool: Tool) -> "ParamPlan":
@@ -42,19 +45,24 @@ class ParamPlan:
                             if p.default is not None else f"{p.name} is required and the question does not give it")
                            for p in ps if p.required),
             key_params=tuple(p.name for p in ps),
+            numbered=tuple((p.name, p.role) for p in ps if p.role in ("amount", "count", "days")),
+            counted=frozenset(tool.keywords) | frozenset(tool.related),
         )
 
 
 def suggest_params(
     tool: Tool, a: QueryAnalysis, pattern_params: dict[str, Any], param_words: frozenset[str] = frozenset(),
     value_markers: frozenset[str] | None = None, *, plan: ParamPlan | None = None, arguments: dict | None = None,
+    numbers: NumberWords | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
     """`param_words`: words that name a parameter somewhere in the domain ("status", "customer"):
     a query that uses one speaks of the parameter, so it is never taken as a value of one.
     `value_markers` (words.yaml): when given, a free-text parameter not marked `role: query` takes
     only words shaped like a value (see `argument_text`); None: any leftover words.
     `plan`: ParamPlan.of(tool), when kept; `arguments`: a dict kept across the tools of one query
-    with the same `param_words`, where the query's argument text is kept once read."""
+    with the same `param_words`, where the query's argument text is kept once read.
+    `numbers` (words.yaml `numbers`): how quantities are written, for the number parameters with a
+    role (amount, count, days); a quantity one of them takes is no part of the argument text."""
     plan = plan or ParamPlan.of(tool)
     params: dict[str, Any] = {}
     notes: list[str] = []
@@ -86,12 +94,20 @@ def suggest_params(
                 notes.append(f'could not use "{d.text}": {d.reason}')
             elif d.note:
                 notes.append(f'"{d.text}": {d.note}')
+    taken: tuple[Quantity, ...] = ()
+    if plan.numbered and numbers is not None:
+        quantities = _quantities(a, numbers, arguments)
+        if quantities:
+            taken = _take_numbers(plan, a, quantities, params, value_markers or frozenset())
     # The words a search takes ("find invoice for Sharma Traders"); a tool with no search parameter
     # but one free-text one ("customer") takes them there ("outstanding invoices from acme").
     query_name = plan.query_name
     if query_name is not None and query_name not in params:
         shaped = value_markers if plan.shaped else None
-        if arguments is None:
+        if taken:  # "received 40,000 from Arora Steels": the amount is no part of the customer's name
+            argument = argument_text(a, concept_words=param_words, value_markers=shaped,
+                                     skip=frozenset(t for q in taken for t in range(q.first, q.last)))
+        elif arguments is None:
             argument = argument_text(a, concept_words=param_words, value_markers=shaped)
         else:
             key = shaped is None
@@ -108,13 +124,98 @@ def suggest_params(
     return params, notes
 
 
-def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset(), value_markers: frozenset[str] | None = None) -> str:
+def _quantities(a: QueryAnalysis, numbers: NumberWords, arguments: dict | None) -> tuple[Quantity, ...]:
+    """The question's quantities, read once per query (kept in `arguments` when given)."""
+    if arguments is None:
+        return read_quantities(a, numbers)
+    got = arguments.get("quantities")
+    if got is None:
+        got = arguments["quantities"] = read_quantities(a, numbers)
+    return got
+
+
+def _take_numbers(plan: ParamPlan, a: QueryAnalysis, quantities: tuple[Quantity, ...], params: dict[str, Any],
+                  markers: frozenset[str]) -> tuple[Quantity, ...]:
+    """Fill the number parameters (role amount / count / days) from the question's quantities, each
+    quantity to one parameter: days from a span of days ("over 60 days"); a count from a whole number
+    next to a term of the tool ("top 5", "5 biggest customers"); an amount from money ("₹40,000",
+    "1.5 lakh"), else from a plain number that neither counts a term nor numbers a record
+    ("payment of 500"; not "invoice 1045"). Returns the quantities taken."""
+    taken: list[Quantity] = []
+    unit_at = {}
+    for ui, u in enumerate(a.units):
+        for t in range(u.first, u.last):
+            unit_at[t] = ui
+    for name, role in plan.numbered:
+        if name in params:
+            continue
+        free = [q for q in quantities if q not in taken]
+        if role == "days":
+            hit = next((q for q in free if q.kind == DAYS), None)
+        elif role == "count":
+            hit = next((q for q in free if q.kind == PLAIN and 0 < q.value <= 1000 and _counts(a, unit_at, q, plan.counted)), None)
+        else:
+            hit = next((q for q in free if q.kind == AMOUNT), None)
+            if hit is None:
+                hit = next((q for q in free if q.kind == PLAIN and not _counts(a, unit_at, q, None)
+                            and not _numbers_record(a, unit_at, q, markers)), None)
+        if hit is not None:
+            params[name] = hit.value
+            taken.append(hit)
+    return tuple(taken)
+
+
+def _neighbour(a: QueryAnalysis, unit_at: dict, q: Quantity, step: int):
+    """The unit next to the quantity (step -1: before, +1: after), and whether stop words stand between."""
+    units = a.units
+    i = unit_at.get(q.first if step < 0 else q.last - 1)
+    if i is None:
+        return None, False
+    i += step
+    stopped = False
+    while 0 <= i < len(units) and units[i].role == "stop":
+        stopped = True
+        i += step
+    return (units[i] if 0 <= i < len(units) else None), stopped
+
+
+def _counts(a: QueryAnalysis, unit_at: dict, q: Quantity, terms: frozenset[str] | None) -> bool:
+    """A whole number right before a term ("5 customers", "10 biggest expenses") or right after one with
+    nothing between ("top 5"): it counts what the term names. `terms`: only these (None: any term)."""
+    if not q.whole:
+        return False
+    after, stopped = _neighbour(a, unit_at, q, 1)
+    if after is not None and not stopped and after.role == "concept" and (terms is None or after.key in terms):
+        return True
+    before, stopped = _neighbour(a, unit_at, q, -1)
+    return (terms is not None and before is not None and not stopped and before.role == "concept" and before.key in terms
+            and (after is None or after.role != "concept"))
+
+
+def _numbers_record(a: QueryAnalysis, unit_at: dict, q: Quantity, markers: frozenset[str]) -> bool:
+    """A number after a term, nothing or words other than a value marker between ("invoice 1045",
+    "faktur no 1456"): the record's number, no amount ("payment of 500" states one)."""
+    i = unit_at.get(q.first)
+    if i is None:
+        return False
+    units = a.units
+    j = i - 1
+    while j >= 0 and units[j].role == "stop":
+        if units[j].key in markers:
+            return False
+        j -= 1
+    return j >= 0 and units[j].role == "concept"
+
+
+def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset(), value_markers: frozenset[str] | None = None,
+                  skip: frozenset[int] = frozenset()) -> str:
     """The words a search or detail tool takes as its argument: each run of unknown words and
     numbers, cut from the query with its separators and its casing ("INV-2026-001", "PT Maju Jaya").
     A run said twice is taken once; a word in `concept_words` ends a run and is never part of one.
     With `value_markers`, only a run shaped like a value is taken: one holding a digit (a number, an
     id), one written with a capital (a name; the query's first word does not count unless all
-    capitals, "AAPL"), or one right after a marker word ("from acme"); leftover words are not a value."""
+    capitals, "AAPL"), or one right after a marker word ("from acme"); leftover words are not a value.
+    A unit over a token in `skip` (a quantity a number parameter took) ends a run and is none of it."""
     unique: list[str] = []
     seen: set[str] = set()
     units = a.units
@@ -122,12 +223,12 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
     i = 0
     while i < n:
         u = units[i]
-        if u.role not in _ARGUMENT_ROLES or u.key in concept_words:
+        if u.role not in _ARGUMENT_ROLES or u.key in concept_words or (skip and u.first in skip):
             i += 1
             continue
         start = i
         i += 1
-        while i < n and units[i].role in _ARGUMENT_ROLES and units[i].key not in concept_words:
+        while i < n and units[i].role in _ARGUMENT_ROLES and units[i].key not in concept_words and not (skip and units[i].first in skip):
             i += 1
         if value_markers is None:
             text = a.surface_of(u.first, units[i - 1].last)

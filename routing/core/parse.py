@@ -8,7 +8,7 @@ from routing.core.errors import LexiconError, Problem
 from routing.core.patterns import PatternSafetyError, check_regex
 from routing.core.text import words
 from routing.core.yamlio import ProblemCollector, check_keys, line_of, number, str_list
-from routing.core.model import DATE_ROLES, KINDS, LanguageWords, PARAM_TYPES, Param, Pattern, Settings, Thresholds, Tool, WEEKDAYS, Weights
+from routing.core.model import KINDS, LanguageWords, NUMBER_ROLES, NumberWords, PARAM_ROLES, PARAM_TYPES, Param, Pattern, Settings, Thresholds, Tool, WEEKDAYS, Weights
 
 
 # ---------------------------------------------------------------- the keys each file may hold
@@ -88,6 +88,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     markers: set[str] = set()
     vowels: set[str] = set()
     redup: set[str] = set()
+    factors: dict[str, tuple[int, str]] = {}  # word -> (factor, the language that said it)
+    quantity_words: dict[str, set[str]] = {"currency": set(), "days": set(), "percent": set()}
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
@@ -97,8 +99,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication)")
+                           "reduplication", "numbers"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -140,8 +142,16 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         if not isinstance(said_redup, str) or not all(ch.isdigit() for ch in said_redup):
             c.add(_line(block, "reduplication"), f"{lang}.reduplication must be the digits written for a doubled word (e.g. \"2\")")
             said_redup = ""
+        said_numbers = _number_words(block, c, lang)
         if not keep:
             continue
+        for word, factor in said_numbers[0].items():
+            other = factors.get(word)
+            if other is not None and other[0] != factor:
+                c.add(_line(block, "numbers"), f"{lang}.numbers.multipliers: {word!r} is {factor} here but {other[0]} in {other[1]!r}")
+            factors[word] = (factor, lang)
+        for section, said_words in said_numbers[1].items():
+            quantity_words[section].update(said_words)
         redup.update(said_redup)
         negations.update(said)
         if after:
@@ -152,8 +162,51 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     if c.problems:
         raise LexiconError(c.problems)
     suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
+    numbers = NumberWords(tuple(sorted((w, f) for w, (f, _) in factors.items())), frozenset(quantity_words["currency"]),
+                          frozenset(quantity_words["days"]), frozenset(quantity_words["percent"]))
     return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after), frozenset(markers),
-                         frozenset(vowels), frozenset(redup))
+                         frozenset(vowels), frozenset(redup), numbers)
+
+
+def _number_words(block: dict, c: Any, lang: str) -> tuple[dict[str, int], dict[str, list[str]]]:
+    """words.yaml `numbers`: multipliers (word -> a whole factor), currency / days / percent (words, or
+    one-character signs such as "₹" and "%"). Each entry is one word or one sign, casefolded."""
+    block_numbers = block.get("numbers")
+    if block_numbers is None:
+        return {}, {}
+    line = _line(block, "numbers")
+    if not isinstance(block_numbers, dict):
+        c.add(line, f"{lang}.numbers must map multipliers / currency / days / percent")
+        return {}, {}
+    for key in block_numbers:
+        if key not in ("multipliers", "currency", "days", "percent"):
+            c.add((_line(block_numbers, key) or line), f"unknown section {key!r} under {lang}.numbers (expected multipliers, currency, days, percent)")
+    factors: dict[str, int] = {}
+    said_factors = block_numbers.get("multipliers") or {}
+    if not isinstance(said_factors, dict):
+        c.add((_line(block_numbers, "multipliers") or line), f"{lang}.numbers.multipliers must map word -> factor (e.g. k: 1000)")
+        said_factors = {}
+    for word, factor in said_factors.items():
+        key = words(str(word))
+        if len(key) != 1 or not key[0].isalpha():
+            c.add((_line(said_factors, word) or line), f"{lang}.numbers.multipliers: {word!r} must be one word of letters")
+        elif isinstance(factor, bool) or not isinstance(factor, int) or factor < 2:
+            c.add((_line(said_factors, word) or line), f"{lang}.numbers.multipliers: {word!r} must be a whole number above 1, not {factor!r}")
+        else:
+            factors[key[0]] = factor
+    listed: dict[str, list[str]] = {}
+    for section in ("currency", "days", "percent"):
+        out = listed[section] = []
+        for w in _as_str_list(block_numbers.get(section), c, (_line(block_numbers, section) or line), f"{lang}.numbers.{section}"):
+            w = w.strip().casefold()
+            key = words(w)
+            if len(w) == 1 and not w.isalnum():
+                out.append(w)  # a sign
+            elif len(key) == 1 and key[0] == w:
+                out.append(w)
+            else:
+                c.add((_line(block_numbers, section) or line), f"{lang}.numbers.{section}: {w!r} must be one word or one sign")
+    return factors, listed
 
 
 # ---------------------------------------------------------------- domain files
@@ -306,8 +359,10 @@ def _parse_params(raw: Any, c: _Collector, line: int, tool: str) -> tuple[Param,
         if ptype not in PARAM_TYPES:
             c.add(pl, f"tool {tool}: param {pname!r} has unknown type {ptype!r} (known: {', '.join(PARAM_TYPES)})")
         role = p.get("role")
-        if role is not None and role not in DATE_ROLES:
-            c.add(pl, f"tool {tool}: param {pname!r} role must be date_from, date_to or query, not {role!r}")
+        if role is not None and role not in PARAM_ROLES:
+            c.add(pl, f"tool {tool}: param {pname!r} role must be one of {', '.join(PARAM_ROLES)}, not {role!r}")
+        elif role in NUMBER_ROLES and ptype != "number":
+            c.add(pl, f"tool {tool}: param {pname!r} role {role} takes a number: its type must be number, not {ptype}")
         values = tuple(_as_str_list(p.get("values"), c, pl, f"tool {tool} param {pname} values"))
         default = p.get("default")
         if values and default is not None and str(default) not in values:

@@ -386,7 +386,8 @@ class Router:
         tools, plans, markers = self.index.tools, self.param_plans, self.domain.words.value_markers
         for s in chosen:
             tool, plan = tools[s.tool], plans[s.tool]
-            params, notes = suggest_params(tool, a, s.pattern_params, self.param_words, markers, plan=plan, arguments=arguments)
+            params, notes = suggest_params(tool, a, s.pattern_params, self.param_words, markers, plan=plan, arguments=arguments,
+                                           numbers=self.domain.words.numbers)
             out.append(
                 Match(
                     name=tool.name,

@@ -83,7 +83,7 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
         tool = router.domain.tool(top.name)
         category = cfg.tool_categories.get(top.name, cfg.default_category)
         model = cfg.models["cheap"]
-        params, entity_notes = entity_params(tool, top.suggested_params, analysis)
+        params, entity_notes = entity_params(tool, top.suggested_params, analysis, router.domain.words.numbers)
         pipeline, notes = fill_pipeline(tool, params, router, today)
         notes = entity_notes + notes
         declared = tool.extra.get("enrichments")  # an explicit [] means none

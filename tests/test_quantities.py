@@ -1,0 +1,147 @@
+"""Number parameters take the quantities a question states (routing.core.quantities, words.yaml
+`numbers`): money into `role: amount`, a count into `role: count`, a span of days into `role: days`;
+what one takes is no part of the search words. Checked as a user sees them: the suggested
+parameters of the tool chosen, and the pipeline the fast path would run."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from routing import LexiconError, load_domain, load_router
+from routing.core.quantities import number_value
+
+ROOT = Path(__file__).resolve().parent.parent
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def cfo():
+    return load_router("cfo")
+
+
+def _top(router, query):
+    r = router.route(query, today=TODAY)
+    assert r.matches, (query, r.status)
+    return r, r.matches[0]
+
+
+@pytest.mark.parametrize("query, tool, amount", [
+    ("Mehta Textiles paid us ₹75,000, record it", "record_payment", 75000),
+    ("Kapoor & Sons ne 3.2 lakh bhej diye, payment record karo", "record_payment", 320000),
+    ("record payment of INR 1,25,000 received from Bansal Traders", "record_payment", 125000),
+    ("add an expense: 18k for office internet", "record_expense", 18000),
+    ("travel ka kharcha 4,500 rupees likho", "record_expense", 4500),
+    ("record a payment of 2500 from Verma Stores", "record_payment", 2500),
+])
+def test_money_the_question_states_is_the_amount(cfo, query, tool, amount):
+    r, top = _top(cfo, query)
+    assert top.name == tool
+    assert top.suggested_params.get("amount") == amount
+    if r.pipeline:  # the fast path's step gets it too
+        assert any(step["params"].get("amount") == amount for step in r.pipeline)
+
+
+@pytest.mark.parametrize("query, limit", [
+    ("our top 3 customers by revenue this year", 3),
+    ("show the 7 largest expenses last quarter", 7),
+    ("sabse bade 5 customers kaun hain", 5),
+])
+def test_a_count_next_to_the_tools_term_is_the_limit(cfo, query, limit):
+    _, top = _top(cfo, query)
+    assert top.name in ("top_customers", "top_expenses")
+    assert top.suggested_params["limit"] == limit
+    assert not any("by default" in n for n in top.param_notes)
+
+
+def test_no_count_keeps_the_default_and_says_so(cfo):
+    _, top = _top(cfo, "who are my biggest customers")
+    assert top.name == "top_customers"
+    assert top.suggested_params["limit"] == 10 and "the top 10 by default" in top.param_notes
+
+
+@pytest.mark.parametrize("query, days", [
+    ("customers who are over 45 days late on payment", 45),
+    ("120+ din se overdue wale customers", 120),
+])
+def test_a_span_of_days_is_min_days(cfo, query, days):
+    _, top = _top(cfo, query)
+    assert top.name == "overdue_customers"
+    assert top.suggested_params["min_days"] == days
+
+
+@pytest.mark.parametrize("query", [
+    "customer paid invoice 3391",           # the invoice's number, not an amount
+    "record a payment against INV-5520",     # a code
+    "record payment from Joshi Bros, 12% of the invoice",  # a share
+])
+def test_a_number_that_is_no_amount_is_not_taken(cfo, query):
+    r = cfo.route(query, today=TODAY)
+    for m in r.matches:
+        assert "amount" not in m.suggested_params, (query, m.name, m.suggested_params)
+
+
+def test_the_amount_is_no_part_of_the_customer(cfo):
+    _, top = _top(cfo, "received Rs 60,000 from Malhotra Exports, please record it")
+    assert top.name == "record_payment" and top.suggested_params["amount"] == 60000
+    customer = top.suggested_params.get("customer", "")
+    assert "Malhotra Exports" in customer
+    assert "60" not in customer and "Rs" not in customer
+
+
+def test_a_date_is_no_quantity(cfo):
+    _, top = _top(cfo, "top customers from 01.04.2025 to 31.12.2025")
+    assert top.name == "top_customers"
+    assert top.suggested_params["limit"] == 10
+    assert top.suggested_params["date_from"] == "2025-04-01" and top.suggested_params["date_to"] == "2025-12-31"
+
+
+@pytest.mark.parametrize("written, value", [
+    ("40,000", 40000), ("3.750.000", 3750000), ("2,50,000", 250000), ("1,200.50", 1200.5),
+    ("1.200,50", 1200.5), ("1.5", 1.5), ("7,5", 7.5), ("12", 12), ("1.2.3", None), ("1.200.50", None),
+])
+def test_number_value(written, value):
+    assert number_value(written) == value
+
+
+@given(st.integers(min_value=1000, max_value=10**12))
+def test_grouped_numbers_read_back(n):
+    en = f"{n:,}"
+    assert number_value(en) == n
+    assert number_value(en.replace(",", ".")) == n
+
+
+# ------------------------------------------------------------ the words file and the role, validated
+
+@pytest.fixture()
+def lex(tmp_path) -> Path:
+    dest = tmp_path / "lexicons"
+    shutil.copytree(ROOT / "lexicons", dest, ignore=shutil.ignore_patterns(".history"))
+    return dest
+
+
+def _line_of(path: Path, needle: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+
+
+def test_a_multiplier_that_is_no_whole_number_names_file_and_line(lex):
+    words = lex / "_shared" / "words.yaml"
+    text = words.read_text(encoding="utf-8")
+    words.write_text(text.replace("lakh: 100000,", "lakh: lots,", 1), encoding="utf-8")
+    with pytest.raises(LexiconError) as info:
+        load_domain("cfo", lex)
+    msg = str(info.value)
+    assert "words.yaml" in msg and "'lakh'" in msg and "whole number" in msg
+    assert f"line {_line_of(words, 'lakh: lots')}" in msg
+
+
+def test_a_number_role_on_a_text_parameter_is_refused(lex):
+    tools = lex / "cfo" / "tools.yaml"
+    text = tools.read_text(encoding="utf-8")
+    tools.write_text(text.replace("{name: category, type: string}", "{name: category, type: string, role: amount}", 1), encoding="utf-8")
+    with pytest.raises(LexiconError) as info:
+        load_domain("cfo", lex)
+    msg = str(info.value)
+    assert "tools.yaml" in msg and "'category'" in msg and "type must be number" in msg
