@@ -141,7 +141,11 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
 
     # A rare word in lower case right after a named player says what the player does ("is Emre Yildiz
     # underperforming his xG"), it is no second name; elsewhere ("okafor vs mbappe") it is one.
+    # So does a rare word in lower case right after a term, in a question that names a known player:
+    # it says which part of the term ("Teodor Ilić - quick stats rundown": a rundown of stats).
     after_player = {m.last for m in mentions}
+    if mentions:
+        after_player |= {i for i in range(1, len(words)) if i - 1 in unit_of and unit_of[i - 1].role == "concept"}
     unknown_at = [
         i for i, w in enumerate(words)
         if _could_be_name(i, w) and (w in capitalised or i not in after_player and _rare(forms[i][-1], index.domain.settings.languages))
