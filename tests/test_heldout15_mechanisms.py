@@ -70,3 +70,52 @@ def test_a_rare_word_right_after_a_term_describes_it(football, query, name):
 def test_a_second_name_after_a_connector_is_still_looked_up(football, query, unknown):
     r = _route(football, query)
     assert r["error"]["code"] == "PLAYER_NOT_FOUND" and unknown in r["error"]["details"]["names"]
+
+
+# ------------------------------------------------------------ cfo: one slip of a long word is no guess
+
+@pytest.fixture(scope="module")
+def cfo():
+    return load_router("cfo")
+
+
+@pytest.fixture(scope="module")
+def accounting():
+    return load_router("accounting")
+
+
+def test_a_clear_leader_with_one_slip_takes_the_fast_path(cfo):
+    # before, any spelling correction kept the clear lead off: multiple_matches at 0.75 on the LLM path
+    query, tool = "payabels due to vendors, broken down by age", "payables_summary"
+    r = cfo.route(query, today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == tool and r.path.value == "fast"
+    assert r.corrections and "lead" in r.matches[0].score_breakdown
+
+
+def test_a_correction_that_is_a_guess_does_not_count_as_sure():
+    from routing.core.schema import Correction
+    from routing.core.sole import sure_correction
+
+    assert sure_correction(Correction("recievables", "receivables", 90.9))  # two letters swapped
+    assert sure_correction(Correction("payabels", "payables", 87.5))
+    assert not sure_correction(Correction("recvbles", "receivables", 80.0))  # three letters missing
+    assert not sure_correction(Correction("bils", "bills", 88.9))  # too short to be sure
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("vendors ko kitna paisa dena baaki hai", "payables_summary"),   # baaki: what remains due, either way
+    ("Verma ko payment ka yaad dila do", "send_payment_reminders"),
+])
+def test_hindi_words_read_as_they_mean(cfo, query, tool):
+    r = cfo.route(query, today=TODAY)
+    assert r.matches and r.matches[0].name == tool
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("bikin tagihan penjualan buat Toko Maju", "invoice_create"),   # tagihan penjualan: a sales invoice
+    ("money in vs money out this year", "financial_cash_flow"),
+    ("which bills are awaiting payment", "bill_list"),
+])
+def test_accounting_idioms(accounting, query, tool):
+    r = accounting.route(query, today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == tool

@@ -17,7 +17,7 @@ from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
 from routing.core.model import Domain, Thresholds
 from routing.core.params import ParamPlan, suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
-from routing.core.sole import lifted, mark_clear_lead, mark_sole_tool, mark_sole_writer, mark_whole_question
+from routing.core.sole import lifted, mark_clear_lead, mark_sole_tool, mark_sole_writer, mark_whole_question, sure_correction
 from routing.core.scoring import (
     Scored,
     Signal,
@@ -264,7 +264,9 @@ class Router:
         scored = mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, self.index.term_holders)
         if w.clear_lead > 0:  # a domain whose settings ask for it (cfo): see routing.core.sole.mark_clear_lead
             paths = self.paths
-            scored = mark_clear_lead(scored, w.clear_lead, terms, tools, misspelt=len(terms) < len(a.concepts),
+            sure = not any(not sure_correction(c) for c in a.corrections)  # one slip of a long word is no guess
+            scored = mark_clear_lead(scored, w.clear_lead, list(a.concepts) if sure else terms, tools,
+                                     misspelt=not sure and len(terms) < len(a.concepts),
                                      several=lambda: several_asks(words(a.text), paths) if paths is not None else [],
                                      holders=self.index.term_holders)
         return scored[:top]

@@ -30,6 +30,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Mapping, Sequence
 
+from rapidfuzz.distance import OSA
+
 from routing.core.index import term_holders
 from routing.core.scoring import Scored
 
@@ -98,6 +100,15 @@ def mark_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools:
     return _mark(scored, "sole", f"sole: {tools[top.tool].name} alone explains the whole question")
 
 
+SURE_LENGTH = 6  # a word this long with one slip (a letter missing, added, changed or two swapped) is no guess
+
+
+def sure_correction(c) -> bool:
+    """A spelling correction that is no guess: one edit (optimal string alignment: "recievables" ->
+    receivables, "paybles" -> payables) of a word of SURE_LENGTH letters or more."""
+    return len(c.original) >= SURE_LENGTH and OSA.distance(c.original, c.corrected) <= 1
+
+
 def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], tools: Sequence, *, misspelt: bool = False,
                     several: Callable[[], Sequence[str]] = tuple, holders: Mapping[str, frozenset[int]] | None = None) -> list[Scored]:
     """`scored` with its leader marked for a lift when it is `lead` or more ahead of the runner-up, holds
@@ -105,7 +116,8 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
     something it does not answer: "which costs went up the most lately" names `overdue`), no term was
     read through a spelling correction (`misspelt`: the lift never rests on a guess), and the question
     asks one thing (`several()`: the words that make it ask more, two request verbs or "and then",
-    routing.paths.classify.several_asks; such a question is the LLM path's, shared/seeds 002). The
+    routing.paths.classify.several_asks; such a question is the LLM path's, shared/seeds 002). A
+    correction that is no guess (`sure_correction`) does not count as misspelt; its term must be held. The
     domain's `scoring.clear_lead` (0: never): cfo's fast path takes a known question the router ranks
     far ahead of any other ("received 75,000 from Sinha Traders against INV-1450, record it":
     record_payment 0.83, the next 0.49) where the summed signals, diluted by names and amounts, stay
