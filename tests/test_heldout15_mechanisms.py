@@ -119,3 +119,32 @@ def test_hindi_words_read_as_they_mean(cfo, query, tool):
 def test_accounting_idioms(accounting, query, tool):
     r = accounting.route(query, today=TODAY)
     assert r.status.value == "activated" and r.matches[0].name == tool
+
+
+# ------------------------------------------------------------ powers: a kind of service asks for alternatives
+
+@pytest.fixture(scope="module")
+def powers():
+    return load_router("powers")
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("grab last week's signups from the db", {"postgres", "mysql", "sqlite", "mongodb"}),
+    ("dig through the code for the retry logic", {"github", "git"}),
+])
+def test_a_kind_of_service_among_other_words_returns_alternatives(powers, query, expected):
+    # 004's Medium ("check my database", "look at my code"): before, the other words diluted these to
+    # weak_matches below 0.5
+    r = _route(powers, query)
+    assert r["status"] == "multiple_matches"
+    shown = [m["name"] for m in r["matches"]]
+    assert 2 <= len(shown) <= 3 and set(shown) <= expected
+    assert r["matches"][0]["confidence"] >= 0.5 and "level" in r["matches"][0]["score_breakdown"]
+
+
+def test_a_power_named_is_still_activated_and_a_subject_is_no_kind_of_service(powers):
+    assert _route(powers, "run this query on my postgres database")["status"] == "activated"
+    # "customer" is held by crm and stripe but names a subject, not a service: no lift
+    r = _route(powers, "where are we with the customer stuff")
+    assert r["matches"] and all("level" not in m["score_breakdown"] for m in r["matches"])
+    assert r["status"] == "weak_matches"

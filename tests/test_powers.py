@@ -133,10 +133,10 @@ def test_token_counts_are_real_tiktoken_counts():
 def test_the_validation_set_meets_the_design_criteria(gw):
     cases = load_golden(ROOT / "lexicons" / "powers" / "golden.yaml")
     statuses = [c.status for c in cases]
-    # 004's plan: 20 / 20 / 20 / 10; issue 22 relabelled 16 by the document's tiers (golden.yaml says
+    # 004's plan: 20 / 20 / 20 / 10; issue 22 relabelled 17 by the document's tiers (golden.yaml says
     # which and why) and added 12 weak requests in the style of its Low examples
     assert len(cases) == 85
-    assert {s: statuses.count(s) for s in set(statuses)} == {"activated": 31, "multiple_matches": 24, "weak_matches": 20, "not_found": 10}
+    assert {s: statuses.count(s) for s in set(statuses)} == {"activated": 31, "multiple_matches": 25, "weak_matches": 19, "not_found": 10}
     report = run_cases(gw, cases)
     metrics = {**report.metrics(), **gw.eval_metrics(report)}
     assert metrics["tier_accuracy"] > 0.90, metrics["failures"]

@@ -202,6 +202,15 @@ class PowerGateway(DomainDesign):
         self._tool_no = {t.name: i for i, t in enumerate(self.router.index.tools)}
         self.available_powers = [{"name": t.name, "description": t.description} for t in domain.tools]
         self._keywords = {t.name: tuple(t.keywords) for t in domain.tools}
+        # 004's Medium: a kind of service several powers offer ("database", "message"; settings
+        # gateway.categories), each power holding the term among its `related` terms
+        holders: dict[str, set[str]] = {}
+        for t in domain.tools:
+            for c in t.related:
+                holders.setdefault(c, set()).add(t.name)
+        kinds = set(_str_list(gw.get("categories")))
+        self._categories = {c: frozenset(names) for c, names in holders.items() if c in kinds and len(names) >= 2}
+        self.category_floor = float(gw.get("category_floor", 0.0) or 0.0)
         self._all_tools_tokens: int | None = None
         self.all_tools_tokens()  # loads the tokenizer now, at build time, not on the first query
 
@@ -414,6 +423,14 @@ class PowerGateway(DomainDesign):
         concepts = a.concepts.keys()
         topic = bool(self._topics & concepts)
         low = self.router._thresholds(None).low
+        # a question naming a category several powers share, and no power's own word, asks for one of
+        # them (004's Medium, "check my database", "process payment"): each holder at least category_floor
+        in_category: frozenset[str] = frozenset()
+        lift = 0.0
+        if self.category_floor and not topic and not any(set(kw) & concepts for kw in self._keywords.values()):
+            in_category = frozenset(n for c in concepts for n in self._categories.get(c, ()))
+            best = max((s.confidence for s in scored if self.router.index.tools[s.tool].name in in_category), default=0.0)
+            lift = max(self.category_floor - best, 0.0)  # the holders rise together: their order stays
         out = []
         for i, s in enumerate(scored):
             name = self.router.index.tools[s.tool].name
@@ -429,6 +446,8 @@ class PowerGateway(DomainDesign):
                 target = self.named_floor
             elif topic and not own and s.confidence > self.topic_cap:
                 target = self.topic_cap
+            elif lift and name in in_category:
+                target = round(s.confidence + lift, 4)
             out.append(s if target == s.confidence else self._set(s, target, "level"))
         out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name))
         return out
