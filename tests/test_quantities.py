@@ -145,3 +145,25 @@ def test_a_number_role_on_a_text_parameter_is_refused(lex):
         load_domain("cfo", lex)
     msg = str(info.value)
     assert "tools.yaml" in msg and "'category'" in msg and "type must be number" in msg
+
+
+# ------------------------------------------------------------ a term that says what an amount holds
+
+@pytest.mark.parametrize("query, tool", [
+    ("record a purchase bill from Arora Steel, 1.1 lakh plus GST", "create_bill"),
+    ("make an invoice for Kohli Traders: 3 lakh + GST", "create_invoice"),
+    ("Saini Bros ke liye 80,000 ka invoice banao, 18% GST ke saath", "create_invoice"),
+])
+def test_tax_added_to_an_amount_is_no_second_ask(cfo, query, tool):
+    # before, "GST" after the amount counted as a second thing asked (gst_summary): multiple_matches
+    # on the LLM path for a plain write
+    r = cfo.route(query, today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == tool and r.path.value == "fast"
+    assert ("stop" in [t["role"] for t in r.to_dict()["tokens"] if t["key"] == "gst"])
+
+
+@pytest.mark.parametrize("query", ["kitna 18% GST bana December mein", "how much 18% GST did we collect in December"])
+def test_a_share_of_tax_asked_for_is_still_the_ask(cfo, query):
+    # no amount stated, nothing else asked: GST is the question
+    r = cfo.route(query, today=TODAY)
+    assert r.matches and r.matches[0].name == "gst_summary"

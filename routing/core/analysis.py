@@ -19,6 +19,7 @@ from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
 from routing.core.typos import MIN_CORRECTABLE_LEN, fuzzy_cutoff
+from routing.core.quantities import amount_qualifiers, quantities_in
 from routing.core.units import GLUE, Unit, glued_names, group_units, unit_features
 from routing.core.wordcache import remember
 from routing.dates import DateRange, find_dates
@@ -189,6 +190,12 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     units = group_units(index, tokens, in_date, corrected, text, news)
     if any(ch in text for ch in GLUE):
         units = glued_names(units, tokens, text)
+    numbers = index.domain.words.numbers
+    if (numbers.plus or numbers.percent) and any(ch.isdigit() for ch in text):
+        # "2 lakh plus GST", "18% GST": the term says what the amount holds, it asks for nothing
+        held = amount_qualifiers(text, tokens, units, quantities_in(text, tokens, [d.span for d in dates], numbers), numbers)
+        if held:
+            units = [replace(u, role="stop", kinds=()) if ui in held else u for ui, u in enumerate(units)]
     keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
     concepts: dict[str, str] = {}
     literals: list[str] = []

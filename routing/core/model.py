@@ -139,6 +139,7 @@ class NumberWords:
     currency: frozenset[str] = frozenset()  # words ("rs", "rp") and signs ("₹", "$") that mark money
     days: frozenset[str] = frozenset()  # words that make a number a span of days ("days", "hari", "din")
     percent: frozenset[str] = frozenset()  # words and signs that make it a share ("%", "persen")
+    plus: frozenset[str] = frozenset()  # words that add to an amount ("2 lakh plus GST"; the sign "+" always does)
 
     @property
     def multipliers(self) -> dict[str, int]:

@@ -89,7 +89,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     vowels: set[str] = set()
     redup: set[str] = set()
     factors: dict[str, tuple[int, str]] = {}  # word -> (factor, the language that said it)
-    quantity_words: dict[str, set[str]] = {"currency": set(), "days": set(), "percent": set()}
+    quantity_words: dict[str, set[str]] = {"currency": set(), "days": set(), "percent": set(), "plus": set()}
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
@@ -163,24 +163,24 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         raise LexiconError(c.problems)
     suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
     numbers = NumberWords(tuple(sorted((w, f) for w, (f, _) in factors.items())), frozenset(quantity_words["currency"]),
-                          frozenset(quantity_words["days"]), frozenset(quantity_words["percent"]))
+                          frozenset(quantity_words["days"]), frozenset(quantity_words["percent"]), frozenset(quantity_words["plus"]))
     return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after), frozenset(markers),
                          frozenset(vowels), frozenset(redup), numbers)
 
 
 def _number_words(block: dict, c: Any, lang: str) -> tuple[dict[str, int], dict[str, list[str]]]:
-    """words.yaml `numbers`: multipliers (word -> a whole factor), currency / days / percent (words, or
+    """words.yaml `numbers`: multipliers (word -> a whole factor), currency / days / percent / plus (words, or
     one-character signs such as "₹" and "%"). Each entry is one word or one sign, casefolded."""
     block_numbers = block.get("numbers")
     if block_numbers is None:
         return {}, {}
     line = _line(block, "numbers")
     if not isinstance(block_numbers, dict):
-        c.add(line, f"{lang}.numbers must map multipliers / currency / days / percent")
+        c.add(line, f"{lang}.numbers must map multipliers / currency / days / percent / plus")
         return {}, {}
     for key in block_numbers:
-        if key not in ("multipliers", "currency", "days", "percent"):
-            c.add((_line(block_numbers, key) or line), f"unknown section {key!r} under {lang}.numbers (expected multipliers, currency, days, percent)")
+        if key not in ("multipliers", "currency", "days", "percent", "plus"):
+            c.add((_line(block_numbers, key) or line), f"unknown section {key!r} under {lang}.numbers (expected multipliers, currency, days, percent, plus)")
     factors: dict[str, int] = {}
     said_factors = block_numbers.get("multipliers") or {}
     if not isinstance(said_factors, dict):
@@ -195,7 +195,7 @@ def _number_words(block: dict, c: Any, lang: str) -> tuple[dict[str, int], dict[
         else:
             factors[key[0]] = factor
     listed: dict[str, list[str]] = {}
-    for section in ("currency", "days", "percent"):
+    for section in ("currency", "days", "percent", "plus"):
         out = listed[section] = []
         for w in _as_str_list(block_numbers.get(section), c, (_line(block_numbers, section) or line), f"{lang}.numbers.{section}"):
             w = w.strip().casefold()

@@ -11,8 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from routing.core.analysis import QueryAnalysis
+from typing import TYPE_CHECKING, Sequence
+
 from routing.core.model import NumberWords
+
+if TYPE_CHECKING:
+    from routing.core.analysis import QueryAnalysis
 
 # A token that may hold a number: letters a currency or a multiplier may be ("rp5000", "25k", "5jt"),
 # then digits. A token of letters and digits mixed otherwise ("a1b2", "2nd") is no quantity.
@@ -60,10 +64,46 @@ def number_value(digits: str) -> int | float | None:
     return None
 
 
-def read_quantities(a: QueryAnalysis, words: NumberWords) -> tuple[Quantity, ...]:
+def read_quantities(a: "QueryAnalysis", words: NumberWords) -> tuple[Quantity, ...]:
     """Every quantity of the question, in order."""
-    text, tokens = a.text, a.tokens
-    spans = [d.span for d in a.dates]
+    return quantities_in(a.text, a.tokens, [d.span for d in a.dates], words)
+
+
+def amount_qualifiers(text: str, tokens, units: Sequence, quantities: Sequence[Quantity], words: NumberWords) -> set[int]:
+    """The units (indices) of terms that say what an amount holds, not what is asked: a term right
+    after an amount and "+" or a `plus` word ("48,500 + GST", "2 lakh plus GST"), or right after a
+    share in a question that states an amount ("1.2 lakh ka invoice, 18% GST laga ke"). None when
+    no other term would be left to ask for ("kitna 18% GST bana": GST is what is asked)."""
+    if not quantities:
+        return set()
+    money = any(q.kind == AMOUNT for q in quantities)
+    ends = {q.last: q for q in quantities if q.kind in (AMOUNT, PERCENT)}
+    out: set[int] = set()
+    for ui, u in enumerate(units):
+        if u.role != "concept" or u.first == 0:
+            continue
+        start = u.first
+        prev = ui - 1
+        if prev >= 0 and units[prev].role in ("literal", "stop") and units[prev].last == start and units[prev].key in words.plus:
+            start = units[prev].first  # "plus GST": the word that adds
+            added = True
+        else:
+            added = False
+        q = ends.get(start)
+        if q is None:
+            continue
+        gap = text[tokens[start - 1].end : tokens[start].start] if not added else ""
+        if q.kind == PERCENT and not money:
+            continue
+        if added or q.kind == PERCENT or gap.strip() == "+":
+            out.add(ui)
+    if out and not any(u.role == "concept" and ui not in out and u.key not in {units[j].key for j in out} for ui, u in enumerate(units)):
+        return set()
+    return out
+
+
+def quantities_in(text: str, tokens, spans: Sequence[tuple[int, int]], words: NumberWords) -> tuple[Quantity, ...]:
+    """The quantities of a text read as tokens, none inside the character spans (its dates)."""
     out: list[Quantity] = []
     n = len(tokens)
     i = 0
