@@ -148,3 +148,26 @@ def test_a_power_named_is_still_activated_and_a_subject_is_no_kind_of_service(po
     r = _route(powers, "where are we with the customer stuff")
     assert r["matches"] and all("level" not in m["score_breakdown"] for m in r["matches"])
     assert r["status"] == "weak_matches"
+
+
+# ------------------------------------------------------------ sets 15 and 16: the balance sheet's parts, Hindi idioms
+
+@pytest.mark.parametrize("query, tool", [
+    ("total assets vs total liabilities as of 31 March", "balance_sheet"),   # its description's own words
+    ("hamari net worth kitni hai abhi", "balance_sheet"),
+    ("Sethi Brothers ka hisaab kitaab bhejo", "customer_ledger"),
+    ("December ka net GST liability after input credit", "gst_summary"),
+])
+def test_cfo_reads_the_words_of_its_statements(cfo, query, tool):
+    r = cfo.route(query, today=TODAY)
+    assert r.matches and r.matches[0].name == tool and r.status.value == "activated"
+
+
+@pytest.mark.parametrize("query, source", [
+    ("the bottling line was dead for two hours yesterday, why", "maintenance"),
+    ("how many bottles got tossed this shift", "quality"),
+    ("kardus buat packing masih cukup?", "inventory"),
+])
+def test_factory_everyday_words(factory, query, source):
+    r = _route(factory, query)
+    assert r["datasource"] == source
