@@ -171,3 +171,17 @@ def test_cfo_reads_the_words_of_its_statements(cfo, query, tool):
 def test_factory_everyday_words(factory, query, source):
     r = _route(factory, query)
     assert r["datasource"] == source
+
+
+# ------------------------------------------------------------ football: set 16's phrasings of the tiers
+
+@pytest.mark.parametrize("query, tier", [
+    ("has Chidi Okafor been any good this month", "surface"),
+    ("Teodor Ilić or Chidi Okafor, who's really better right now", "compare"),
+    ("Chidi Okafor's xG lately - is he underachieving?", "deep"),
+])
+def test_football_everyday_phrasings_reach_their_tier(football, query, tier):
+    # before: no trigger for "been any good", an adverb broke "who's better", and the rare word after
+    # "he" was taken for a second player (PLAYER_NOT_FOUND)
+    r = _route(football, query)
+    assert r["status"] == "activated" and r["error"] is None and r["matches"][0]["name"] == tier

@@ -143,7 +143,9 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     # underperforming his xG"), it is no second name; elsewhere ("okafor vs mbappe") it is one.
     # So does a rare word in lower case right after a term, in a question that names a known player:
     # it says which part of the term ("Teodor Ilić - quick stats rundown": a rundown of stats).
-    after_player = {m.last for m in mentions}
+    # And a rare word right after a pronoun that refers back ("is he overperforming") says what the
+    # player does.
+    after_player = {m.last for m in mentions} | {i + 1 for i, w in enumerate(words) if w in config.pronoun_words}
     if mentions:
         after_player |= {i for i in range(1, len(words)) if i - 1 in unit_of and unit_of[i - 1].role == "concept"}
     unknown_at = [
