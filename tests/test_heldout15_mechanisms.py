@@ -185,3 +185,11 @@ def test_football_everyday_phrasings_reach_their_tier(football, query, tier):
     # "he" was taken for a second player (PLAYER_NOT_FOUND)
     r = _route(football, query)
     assert r["status"] == "activated" and r["error"] is None and r["matches"][0]["name"] == tier
+
+
+@pytest.mark.parametrize("query", ["tunjukin dong angka2nya", "mana data2nya?"])
+def test_a_doubled_vague_word_with_a_suffix_asks_which(accounting, query):
+    # "angka2nya" (the numbers): the doubled word with its suffix reads as the vague word, so the
+    # router asks which figures (before: not_found, the word unread)
+    r = accounting.route(query, today=TODAY)
+    assert r.status.value == "needs_clarification" and r.clarifying_question

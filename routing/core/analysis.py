@@ -80,11 +80,13 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
         # "invoice2", "barang2": a term doubled by its language's mark (words.yaml `reduplication`)
         # is that term; any other word with a digit ("jan2", "last2", "top2", "ec2") is a number, a
         # date or an id as before
-        base = w[:-1]
-        if w[-1] in index.reduplication and len(base) >= 4 and base.isalpha():
+        # (a suffix may follow the mark: "angka2nya", the numbers; words.yaml `suffixes`)
+        core = next((w[: -len(sfx)] for sfx, repl in index.suffixes if not repl and w.endswith(sfx) and len(w) > len(sfx)), w)
+        base = core[:-1]
+        if core[-1] in index.reduplication and len(base) >= 4 and base.isalpha():
             reading, fix = read_word(index, base, correct)
             entry = index.phrases.get((reading,))
-            if fix is None and entry is not None and entry.concept:
+            if fix is None and entry is not None and (entry.concept or entry.vague):
                 return reading, None
         return w, None
     lem = index.lemma(w)
