@@ -193,3 +193,13 @@ def test_a_doubled_vague_word_with_a_suffix_asks_which(accounting, query):
     # router asks which figures (before: not_found, the word unread)
     r = accounting.route(query, today=TODAY)
     assert r.status.value == "needs_clarification" and r.clarifying_question
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("need the headline numbers - revenue, profit, cash, debtors, creditors - in one view", "business_kpis"),
+    ("kaun se customers sabse zyada late hain, bada amount pehle", "overdue_customers"),
+])
+def test_cfo_tools_hold_what_their_descriptions_say(cfo, query, tool):
+    # business_kpis: "sales, profit, cash, receivables and payables"; overdue_customers: "biggest amount first"
+    r = cfo.route(query, today=TODAY)
+    assert r.matches and r.matches[0].name == tool
