@@ -80,6 +80,18 @@ def _negation_table(index) -> dict:
             for key, entry in index.phrases.items():
                 if entry.concept and len(key) > 1 and any(w in negations for w in key):
                     table.setdefault(tuple(NEGATION if w in negations else w for w in key), entry)
+            # "not <word>" of a term reads the same with any one-word variant of that term: "not paid"
+            # (unpaid) is also "haven't settled", "not cleared" where settled and cleared mean paid
+            forms: dict[str, list[str]] = {}
+            for key, entry in index.phrases.items():
+                if len(key) == 1 and entry.concept and key[0] not in negations:
+                    forms.setdefault(entry.concept, []).append(key[0])
+            for key, entry in list(table.items()):
+                if len(key) == 2 and key[0] == NEGATION:
+                    said = index.phrases.get((key[1],))
+                    if said is not None and said.concept and said.concept != entry.concept:
+                        for form in forms.get(said.concept, ()):
+                            table.setdefault((NEGATION, form), entry)
         _NEGATION_TABLES[index] = table
     return table
 
