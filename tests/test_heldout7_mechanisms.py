@@ -141,7 +141,10 @@ def test_a_misspelt_term_does_not_count_towards_the_lift(cfo):
     fuzzy = [k for k, via in a.concepts.items() if via == "fuzzy"]
     if not fuzzy:
         pytest.skip("no term read through a spelling correction here")
-    assert not cfo.score(a)[0].lift  # no mark for routing.core.sole's lift
+    # no mark for routing.core.sole's sole-tool lift; the clear lead may still mark it, as "bigest" is
+    # one slip of a long word (routing.core.sole.sure_correction), no guess
+    lift = cfo.score(a)[0].lift
+    assert not lift or lift[0] == "lead"
     assert "sole" not in cfo.route("tell me where the bigest spend goes nowadays", today=TODAY).matches[0].score_breakdown
 
 
