@@ -210,3 +210,9 @@ def test_a_negated_variant_of_a_term_reads_as_its_negation(accounting, query):
     # "not paid" is listed (unpaid) and settled means paid: before, "not settled" read as paid
     r = accounting.route(query, today=TODAY)
     assert r.matches[0].name == "invoice_list" and r.matches[0].suggested_params["status"] == "unpaid"
+
+
+@pytest.mark.parametrize("query", ["convert 10am PST to IST", "what's 9 am CET in jakarta"])
+def test_a_time_zone_abbreviation_names_the_time_power(powers, query):
+    r = _route(powers, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "time"
