@@ -216,3 +216,32 @@ def test_a_negated_variant_of_a_term_reads_as_its_negation(accounting, query):
 def test_a_time_zone_abbreviation_names_the_time_power(powers, query):
     r = _route(powers, query)
     assert r["status"] == "activated" and r["matches"][0]["name"] == "time"
+
+
+# ------------------------------------------------------------ set 17 round
+
+def test_hinglish_last_financial_year(cfo):
+    r = cfo.route("pichle financial year ka total revenue", today=TODAY)
+    assert [(d["start"], d["end"]) for d in r.to_dict()["dates"]] == [("2024-04-01", "2025-03-31")]
+
+
+@pytest.mark.parametrize("query, status", [
+    ("invoices sent in December still without being paid", "unpaid"),
+    ("list invoices past their due date that are unpaid", "overdue"),   # the more specific status
+])
+def test_invoice_status_read_from_the_question(accounting, query, status):
+    r = accounting.route(query, today=TODAY)
+    assert r.matches[0].name == "invoice_list" and r.matches[0].suggested_params["status"] == status
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("received 25,000 from Bhatia Stores via UPI against invoice 3310, log it", "record_payment"),
+    ("Shree Cement ka 80,000 ka bill chadha do", "create_bill"),
+])
+def test_bookkeeping_verbs(cfo, query, tool):
+    r = cfo.route(query, today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == tool
+
+
+def test_a_machine_that_is_down_is_maintenance(factory):
+    assert _route(factory, "the labeller on line 4 is down again, since when")["datasource"] == "maintenance"

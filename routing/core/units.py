@@ -122,6 +122,15 @@ def _negated_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int
             entry = table.get(tuple(w if w == NEGATION else (index.lemma(w) or w) for w in key))
         if entry is not None:
             return entry, i + L
+    # One stop word between the negation and its word ("without being paid", "haven't been settled")
+    # reads as the two-word "not <word>".
+    if longer_than < 3 and len(window) > 2 and window[0] in negations and not any(in_date[i : i + 3]):
+        between = index.phrases.get((window[1],))
+        if between is not None and between.stop:
+            for word in dict.fromkeys((window[2], index.lemma(window[2]) or window[2])):
+                entry = table.get((NEGATION, word))
+                if entry is not None:
+                    return entry, i + 3
     # A negation after its word, in a language that puts it there (words.yaml `negation_after_word`:
     # romanised Hindi "pay nahi hua", "paid nahi kiya") reads as the lexicon's phrase with the
     # negation first ("not pay", "not paid"). Elsewhere a negation after a word is a question tag
