@@ -245,3 +245,17 @@ def test_bookkeeping_verbs(cfo, query, tool):
 
 def test_a_machine_that_is_down_is_maintenance(factory):
     assert _route(factory, "the labeller on line 4 is down again, since when")["datasource"] == "maintenance"
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("if customers stopped paying, how long would we survive on our cash?", "cash_position"),
+    ("bazaar mein kitna paisa atka hua hai customers ke paas", "receivables_summary"),
+])
+def test_cfo_idioms_of_runway_and_receivables(cfo, query, tool):
+    r = cfo.route(query, today=TODAY)
+    assert r.matches and r.matches[0].name == tool
+
+
+def test_accounting_net_profit_is_profit(accounting):
+    r = accounting.route("net profit for last quarter after every cost", today=TODAY)
+    assert r.matches and r.matches[0].name == "financial_profit_loss"
