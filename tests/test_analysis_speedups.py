@@ -352,3 +352,13 @@ def test_ascii_patterns_match_as_the_general_ones(text):
     folded = text.casefold()
     assert [m.span() for m in ASCII_TOKEN_RE.finditer(folded)] == [m.span() for m in TOKEN_RE.finditer(folded)]
     assert [m.start() for m in _ASCII_SENTENCE_END.finditer(text)] == [m.start() for m in _SENTENCE_END.finditer(text)]
+
+
+def test_the_known_words_read_at_build_are_read_as_a_route_reads_them(index):
+    """RouterIndex reads each word the domain knows at build (typos corrected): the reading kept is read_word's."""
+    plain = index.word_readings[True][0]
+    kept = [w for w in sorted(index.known) if w in plain]
+    assert len(kept) >= min(len(index.known), 100)
+    for w in kept:
+        assert read_word(index, w, True) == (plain[w], None), w
+

@@ -19,7 +19,7 @@ from routing.core.enrich import ENRICHED_K1, ENRICHED_NEAREST_TOOLS, ENRICHED_TO
 from routing.core.enrich import derived_entries, fields_tf, tool_field_features
 from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
-from routing.core.analysis import QueryAnalysis, analyze
+from routing.core.analysis import QueryAnalysis, analyze, read_word
 from routing.core.patterns import check_regex
 from routing.core.stems import Stems
 from routing.core.text import uninflected_forms, words
@@ -100,8 +100,25 @@ class RouterIndex:
         self._correction_cache: OrderedDict[str, tuple[str, float] | None] = OrderedDict()
         self._real_word_cache: OrderedDict[str, bool] = OrderedDict()
         self._real_word_languages = wordfreq_languages(domain.settings.languages)
+        self._read_known_words()
 
     # ------------------------------------------------------------ build
+
+    def _read_known_words(self) -> None:
+        """Each word the domain knows, read at build as a route reads it (analysis.read_word, typos
+        corrected): a known word's reading is a function of the word and the index (it never reaches
+        the typo path), so a question's words of the catalog cost one look-up from its first route.
+        The build's own analyses read without correction and fill the other cache. At most half the
+        bounded cache, in A-Z order (the same words in every process)."""
+        plain = self.word_readings[True][0]
+        room = WORD_CACHE_LIMIT // 2
+        for w in sorted(self.known):
+            if len(plain) >= room:
+                break
+            if w not in plain:
+                new, fix = read_word(self, w, True)
+                if fix is None:
+                    plain[w] = new
 
     def _build_phrases(self) -> None:
         table: dict[tuple[str, ...], dict] = defaultdict(dict)
