@@ -23,7 +23,7 @@ from routing.core.analysis import QueryAnalysis, analyze, read_word
 from routing.core.patterns import check_regex
 from routing.core.stems import Stems
 from routing.core.text import uninflected_forms, words
-from routing.core.typos import MIN_CORRECTABLE_LEN, REAL_WORD_ZIPF, TypoTargets, fuzzy_cutoff, wordfreq_languages, zipf
+from routing.core.typos import MIN_CORRECTABLE_LEN, TypoTargets, fuzzy_cutoff, is_common, wordfreq_languages
 from routing.core.wordcache import WORD_CACHE_LIMIT, remember as _remember
 from routing.dates import DateLexicon, DateSettings
 
@@ -391,7 +391,7 @@ class RouterIndex:
             return False
         hit = self._real_word_cache.get(word)
         if hit is None:
-            hit = any(zipf(word, lang) >= REAL_WORD_ZIPF for lang in self._real_word_languages)
+            hit = any(is_common(word, lang) for lang in self._real_word_languages)
             if len(self._real_word_cache) >= WORD_CACHE_LIMIT:
                 self._real_word_cache.popitem(last=False)
             self._real_word_cache[word] = hit
