@@ -352,3 +352,30 @@ def test_ascii_patterns_match_as_the_general_ones(text):
     folded = text.casefold()
     assert [m.span() for m in ASCII_TOKEN_RE.finditer(folded)] == [m.span() for m in TOKEN_RE.finditer(folded)]
     assert [m.start() for m in _ASCII_SENTENCE_END.finditer(text)] == [m.start() for m in _SENTENCE_END.finditer(text)]
+
+
+def test_the_known_words_read_at_build_are_read_as_a_route_reads_them(index):
+    """RouterIndex reads each word the domain knows at build (typos corrected): the reading kept is read_word's."""
+    plain = index.word_readings[True][0]
+    kept = [w for w in sorted(index.known) if w in plain]
+    assert len(kept) >= min(len(index.known), 100)
+    for w in kept:
+        assert read_word(index, w, True) == (plain[w], None), w
+
+
+def test_a_common_word_read_from_the_word_list_is_zipfs_verdict():
+    """typos.is_common reads a plain lower-case word's frequency from wordfreq's list: zipf's verdict on
+    the lists' words around the bound and anywhere, and on made-up, cased, digit and accented words."""
+    import random
+
+    wordfreq = pytest.importorskip("wordfreq")
+    from routing.core.typos import REAL_WORD_ZIPF, is_common, zipf
+
+    rng = random.Random(3)
+    for lang in ("en", "id"):
+        listed = wordfreq.top_n_list(lang, 200_000)
+        words = listed[:3000] + rng.sample(listed, 6000)
+        words += ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 12))) for _ in range(3000)]
+        words += ["Invoice", "INVOICE", "ec2", "2024", "café", "don't", "straße", "a_b", ""]
+        for w in words:
+            assert is_common(w, lang) == (zipf(w, lang) >= REAL_WORD_ZIPF), (w, lang)

@@ -356,6 +356,39 @@ def test_token_ids_and_norm_are_as_they_were():
         assert enc.encode([text]).tobytes() == (out / norm).tobytes()
 
 
+def test_plain_wordpiece_gives_the_tokenizers_ids():
+    """A word of ASCII letters and digits is split by _wordpiece, not the tokenizer: the same ids on the
+    shipped domains' words, common words of the languages (wordfreq), made-up words of any case and length."""
+    from routing.core.lexicon import list_domain_names, load_domain
+    from routing.semantic.tokentable import _wordpiece, token_table
+
+    enc = token_table()
+    if enc is None:
+        pytest.skip("no token table")
+    assert enc._pieces is not None  # the shipped table's tokenizer is BERT's plain WordPiece
+    found: set[str] = set()
+    for name in list_domain_names():
+        d = load_domain(name)
+        for t in d.tools:
+            for text in (t.name, t.description, *(e for _, e in t.examples)):
+                found.update(enc.WORD.findall(text or ""))
+    try:
+        import wordfreq
+
+        for lang in ("en", "id"):
+            found.update(wordfreq.top_n_list(lang, 20_000))
+    except ImportError:  # pragma: no cover - wordfreq is a requirement
+        pass
+    rng = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    found.update("".join(rng.choice(letters) for _ in range(rng.randint(1, 16))) for _ in range(10_000))
+    found.update(["a" * 99, "a" * 100, "a" * 101, "x1" * 60, "Z", "0", "007", "unaffable", "zzzzqqq"])
+    words = sorted(w for w in found if w.isascii() and w.isalnum())
+    assert len(words) > 20_000
+    for w in words:
+        assert _wordpiece(w.lower(), *enc._pieces) == enc.tokenizer.encode(w, add_special_tokens=False).ids, w
+
+
 def test_token_rows_summed_through_the_float32_table_are_numpys_cast_sums():
     """encode converts the float16 rows by a 65,536-entry table: the same float32 sums, row after row."""
     from routing.semantic.tokentable import token_table

@@ -19,11 +19,11 @@ from routing.core.enrich import ENRICHED_K1, ENRICHED_NEAREST_TOOLS, ENRICHED_TO
 from routing.core.enrich import derived_entries, fields_tf, tool_field_features
 from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
-from routing.core.analysis import QueryAnalysis, analyze
+from routing.core.analysis import QueryAnalysis, analyze, read_word
 from routing.core.patterns import check_regex
 from routing.core.stems import Stems
 from routing.core.text import uninflected_forms, words
-from routing.core.typos import MIN_CORRECTABLE_LEN, REAL_WORD_ZIPF, TypoTargets, fuzzy_cutoff, wordfreq_languages, zipf
+from routing.core.typos import MIN_CORRECTABLE_LEN, TypoTargets, fuzzy_cutoff, is_common, wordfreq_languages
 from routing.core.wordcache import WORD_CACHE_LIMIT, remember as _remember
 from routing.dates import DateLexicon, DateSettings
 
@@ -100,8 +100,25 @@ class RouterIndex:
         self._correction_cache: OrderedDict[str, tuple[str, float] | None] = OrderedDict()
         self._real_word_cache: OrderedDict[str, bool] = OrderedDict()
         self._real_word_languages = wordfreq_languages(domain.settings.languages)
+        self._read_known_words()
 
     # ------------------------------------------------------------ build
+
+    def _read_known_words(self) -> None:
+        """Each word the domain knows, read at build as a route reads it (analysis.read_word, typos
+        corrected): a known word's reading is a function of the word and the index (it never reaches
+        the typo path), so a question's words of the catalog cost one look-up from its first route.
+        The build's own analyses read without correction and fill the other cache. At most half the
+        bounded cache, in A-Z order (the same words in every process)."""
+        plain = self.word_readings[True][0]
+        room = WORD_CACHE_LIMIT // 2
+        for w in sorted(self.known):
+            if len(plain) >= room:
+                break
+            if w not in plain:
+                new, fix = read_word(self, w, True)
+                if fix is None:
+                    plain[w] = new
 
     def _build_phrases(self) -> None:
         table: dict[tuple[str, ...], dict] = defaultdict(dict)
@@ -374,7 +391,7 @@ class RouterIndex:
             return False
         hit = self._real_word_cache.get(word)
         if hit is None:
-            hit = any(zipf(word, lang) >= REAL_WORD_ZIPF for lang in self._real_word_languages)
+            hit = any(is_common(word, lang) for lang in self._real_word_languages)
             if len(self._real_word_cache) >= WORD_CACHE_LIMIT:
                 self._real_word_cache.popitem(last=False)
             self._real_word_cache[word] = hit
