@@ -167,3 +167,11 @@ def test_a_share_of_tax_asked_for_is_still_the_ask(cfo, query):
     # no amount stated, nothing else asked: GST is the question
     r = cfo.route(query, today=TODAY)
     assert r.matches and r.matches[0].name == "gst_summary"
+
+
+def test_a_name_keeps_the_form_it_was_written_in(cfo):
+    # "Steels" was read as the known word "steel" and the name came back lower-cased and singular
+    r = cfo.route("received Rs 30,000 from Kalyani Steels against INV-4410, record it", today=TODAY)
+    assert "Kalyani Steels" in r.matches[0].suggested_params["customer"]
+    (step,) = r.pipeline
+    assert step["params"]["customer"] == "Kalyani Steels" and step["params"]["amount"] == 30000

@@ -46,9 +46,10 @@ class QueryAnalysis:
     source_spans: tuple[tuple[int, int], ...] = ()  # per token, its offsets in `source` ("" / () if unaligned)
 
     def surface_of(self, first: int, last: int) -> str:
-        """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya"),
-        separators kept; the normalised text where the two cannot be aligned."""
-        if self.source_spans and self.text[self.tokens[first].start : self.tokens[last - 1].end].casefold() == self.source[self.source_spans[first][0] : self.source_spans[last - 1][1]].casefold():
+        """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya",
+        "Arora Steels" where the router read "steel"), separators kept; the normalised text where
+        the two cannot be aligned."""
+        if self.source_spans:
             return self.source[self.source_spans[first][0] : self.source_spans[last - 1][1]]
         return self.text[self.tokens[first].start : self.tokens[last - 1].end]
 
