@@ -47,6 +47,21 @@ def accounting() -> Router:
 
 
 @pytest.fixture(scope="session")
+def shipped():
+    """One router per shipped domain, built on first use (any design): shipped("cfo")."""
+    from routing import load_router
+
+    built: dict = {}
+
+    def router(name: str):
+        if name not in built:
+            built[name] = load_router(name)
+        return built[name]
+
+    return router
+
+
+@pytest.fixture(scope="session")
 def today() -> date:
     return TODAY
 

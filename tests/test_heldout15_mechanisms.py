@@ -5,19 +5,30 @@ from __future__ import annotations
 
 import pytest
 
-from routing import load_router
 
 TODAY = "2026-01-22"
 
 
-@pytest.fixture(scope="module")
-def factory():
-    return load_router("factory")
 
 
 @pytest.fixture(scope="module")
-def football():
-    return load_router("football")
+def factory(shipped):
+    return shipped("factory")
+
+
+@pytest.fixture(scope="module")
+def football(shipped):
+    return shipped("football")
+
+
+@pytest.fixture(scope="module")
+def cfo(shipped):
+    return shipped("cfo")
+
+
+@pytest.fixture(scope="module")
+def powers(shipped):
+    return shipped("powers")
 
 
 def _route(router, query):
@@ -74,14 +85,6 @@ def test_a_second_name_after_a_connector_is_still_looked_up(football, query, unk
 
 # ------------------------------------------------------------ cfo: one slip of a long word is no guess
 
-@pytest.fixture(scope="module")
-def cfo():
-    return load_router("cfo")
-
-
-@pytest.fixture(scope="module")
-def accounting():
-    return load_router("accounting")
 
 
 def test_a_clear_leader_with_one_slip_takes_the_fast_path(cfo):
@@ -122,10 +125,6 @@ def test_accounting_idioms(accounting, query, tool):
 
 
 # ------------------------------------------------------------ powers: a kind of service asks for alternatives
-
-@pytest.fixture(scope="module")
-def powers():
-    return load_router("powers")
 
 
 @pytest.mark.parametrize("query, expected", [
