@@ -1,0 +1,160 @@
+"""Parsing and validating lexicons/_shared/words.yaml into the model's LanguageWords: every language
+block is checked (stop words, actions, suffixes, spellings, negations, value markers, vowels,
+reduplication, numbers), each problem with its line; the words are those of the domain's languages."""
+from __future__ import annotations
+
+from typing import Any
+
+from routing.core.errors import LexiconError, Problem
+from routing.core.model import KINDS, LanguageWords, NumberWords
+from routing.core.text import words
+from routing.core.yamlio import ProblemCollector, line_of, str_list
+
+_Collector = ProblemCollector
+_line = line_of
+_as_str_list = str_list
+
+
+def _one_words(block: dict, section: str, c: Any, lang: str) -> list[str]:
+    """A words.yaml list whose entries must each be one word (`negations`, `value_markers`); any other is
+    reported at its section's line."""
+    out = []
+    for w in _as_str_list(block.get(section), c, _line(block, section), f"{lang}.{section}"):
+        key = words(w)
+        if len(key) != 1:
+            c.add(_line(block, section), f"{lang}.{section}: {w!r} must be one word")
+            continue
+        out.append(key[0])
+    return out
+
+
+def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords:
+    """Every language block is checked; the words are those of `languages` (every block's when None)."""
+    c = _Collector(label)
+    stop: set[str] = set()
+    actions: list[tuple[tuple[str, ...], str, float]] = []
+    suffixes: list[tuple[str, str]] = []
+    negations: set[str] = set()
+    negations_after: set[str] = set()  # of languages whose negation follows the word it negates
+    markers: set[str] = set()
+    vowels: set[str] = set()
+    redup: set[str] = set()
+    factors: dict[str, tuple[int, str]] = {}  # word -> (factor, the language that said it)
+    quantity_words: dict[str, set[str]] = {"currency": set(), "days": set(), "percent": set(), "plus": set()}
+    if not isinstance(data, dict):
+        raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
+    for lang, block in data.items():
+        lang_line = _line(data, lang)
+        if not isinstance(block, dict):
+            c.add(lang_line, f"language {lang!r} must map to stopwords/actions/suffixes/negations")
+            continue
+        for key in block:
+            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
+                           "reduplication", "numbers"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers)")
+        keep = languages is None or lang in languages
+        after = block.get("negation_after_word", False)
+        if not isinstance(after, bool):
+            c.add(_line(block, "negation_after_word"), f"{lang}.negation_after_word must be true or false")
+            after = False
+        said_stop = [" ".join(words(w)) for w in _as_str_list(block.get("stopwords"), c, _line(block, "stopwords"), f"{lang}.stopwords")]
+        if keep:
+            stop.update(said_stop)
+        acts = block.get("actions") or {}
+        if not isinstance(acts, dict):
+            c.add(_line(block, "actions"), f"{lang}.actions must map kind -> strong/weak verbs")
+            acts = {}
+        for kind, verbs in acts.items():
+            kind_line = _line(acts, kind)
+            if kind not in KINDS:
+                c.add(kind_line, f"{lang}.actions: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+                continue
+            if not isinstance(verbs, dict):
+                c.add(kind_line, f"{lang}.actions.{kind} must have strong: and weak: lists")
+                continue
+            for strength_name, strength in (("strong", 1.0), ("weak", 0.5)):
+                for verb in _as_str_list(verbs.get(strength_name), c, _line(verbs, strength_name), f"{lang}.actions.{kind}.{strength_name}"):
+                    if keep:
+                        actions.append((words(verb), kind, strength))
+        said = _one_words(block, "negations", c, lang)
+        said_markers = _one_words(block, "value_markers", c, lang)
+        said_suffixes = [rule.partition(">") for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes")]
+        # spelling variants of an ending ("ise>ize", "ogue>og"): read like an inflection, towards a known word
+        said_spellings = [rule.partition(">") for rule in _as_str_list(block.get("spellings"), c, _line(block, "spellings"), f"{lang}.spellings")]
+        for ending, sep, other in said_spellings:
+            if not sep or not ending.strip() or not other.strip() or ending.strip() == other.strip():
+                c.add(_line(block, "spellings"), f"{lang}.spellings: {ending + sep + other!r} must read ending>other ending (e.g. ise>ize)")
+        said_suffixes += [r for r in said_spellings if r[1] and r[0].strip() and r[2].strip()]
+        said_vowels = block.get("vowels", "")
+        if not isinstance(said_vowels, str) or not all(ch.isalpha() for ch in said_vowels):
+            c.add(_line(block, "vowels"), f"{lang}.vowels must be a run of letters (e.g. aeiou)")
+            said_vowels = ""
+        said_redup = block.get("reduplication", "")
+        if not isinstance(said_redup, str) or not all(ch.isdigit() for ch in said_redup):
+            c.add(_line(block, "reduplication"), f"{lang}.reduplication must be the digits written for a doubled word (e.g. \"2\")")
+            said_redup = ""
+        said_numbers = _number_words(block, c, lang)
+        if not keep:
+            continue
+        for word, factor in said_numbers[0].items():
+            other = factors.get(word)
+            if other is not None and other[0] != factor:
+                c.add(_line(block, "numbers"), f"{lang}.numbers.multipliers: {word!r} is {factor} here but {other[0]} in {other[1]!r}")
+            factors[word] = (factor, lang)
+        for section, said_words in said_numbers[1].items():
+            quantity_words[section].update(said_words)
+        redup.update(said_redup)
+        negations.update(said)
+        if after:
+            negations_after.update(said)
+        markers.update(said_markers)
+        vowels.update(said_vowels.casefold())
+        suffixes.extend((suffix.strip().casefold(), repl.strip().casefold()) for suffix, _, repl in said_suffixes)
+    if c.problems:
+        raise LexiconError(c.problems)
+    suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
+    numbers = NumberWords(tuple(sorted((w, f) for w, (f, _) in factors.items())), frozenset(quantity_words["currency"]),
+                          frozenset(quantity_words["days"]), frozenset(quantity_words["percent"]), frozenset(quantity_words["plus"]))
+    return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after), frozenset(markers),
+                         frozenset(vowels), frozenset(redup), numbers)
+
+
+def _number_words(block: dict, c: Any, lang: str) -> tuple[dict[str, int], dict[str, list[str]]]:
+    """words.yaml `numbers`: multipliers (word -> a whole factor), currency / days / percent / plus (words, or
+    one-character signs such as "₹" and "%"). Each entry is one word or one sign, casefolded."""
+    block_numbers = block.get("numbers")
+    if block_numbers is None:
+        return {}, {}
+    line = _line(block, "numbers")
+    if not isinstance(block_numbers, dict):
+        c.add(line, f"{lang}.numbers must map multipliers / currency / days / percent / plus")
+        return {}, {}
+    for key in block_numbers:
+        if key not in ("multipliers", "currency", "days", "percent", "plus"):
+            c.add((_line(block_numbers, key) or line), f"unknown section {key!r} under {lang}.numbers (expected multipliers, currency, days, percent, plus)")
+    factors: dict[str, int] = {}
+    said_factors = block_numbers.get("multipliers") or {}
+    if not isinstance(said_factors, dict):
+        c.add((_line(block_numbers, "multipliers") or line), f"{lang}.numbers.multipliers must map word -> factor (e.g. k: 1000)")
+        said_factors = {}
+    for word, factor in said_factors.items():
+        key = words(str(word))
+        if len(key) != 1 or not key[0].isalpha():
+            c.add((_line(said_factors, word) or line), f"{lang}.numbers.multipliers: {word!r} must be one word of letters")
+        elif isinstance(factor, bool) or not isinstance(factor, int) or factor < 2:
+            c.add((_line(said_factors, word) or line), f"{lang}.numbers.multipliers: {word!r} must be a whole number above 1, not {factor!r}")
+        else:
+            factors[key[0]] = factor
+    listed: dict[str, list[str]] = {}
+    for section in ("currency", "days", "percent", "plus"):
+        out = listed[section] = []
+        for w in _as_str_list(block_numbers.get(section), c, (_line(block_numbers, section) or line), f"{lang}.numbers.{section}"):
+            w = w.strip().casefold()
+            key = words(w)
+            if len(w) == 1 and not w.isalnum():
+                out.append(w)  # a sign
+            elif len(key) == 1 and key[0] == w:
+                out.append(w)
+            else:
+                c.add((_line(block_numbers, section) or line), f"{lang}.numbers.{section}: {w!r} must be one word or one sign")
+    return factors, listed
