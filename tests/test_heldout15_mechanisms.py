@@ -226,6 +226,7 @@ def test_hinglish_last_financial_year(cfo):
 
 @pytest.mark.parametrize("query, status", [
     ("invoices sent in December still without being paid", "unpaid"),
+    ("which December invoices has nobody paid", "unpaid"),
     ("list invoices past their due date that are unpaid", "overdue"),   # the more specific status
 ])
 def test_invoice_status_read_from_the_question(accounting, query, status):
