@@ -259,3 +259,20 @@ def test_cfo_idioms_of_runway_and_receivables(cfo, query, tool):
 def test_accounting_net_profit_is_profit(accounting):
     r = accounting.route("net profit for last quarter after every cost", today=TODAY)
     assert r.matches and r.matches[0].name == "financial_profit_loss"
+
+
+@pytest.mark.parametrize("query, context", [
+    ("how does okafor compare kowalczykowski", None),
+    ("okafor xg kowalczykowski", None),
+    ("compare him kowalczykowski", {"player_ids": ["p-chidi-okafor"]}),
+])
+def test_a_second_unknown_player_is_still_looked_up(football, query, context):
+    # the rule that a word after a term or pronoun describes the player holds for words of the language
+    # in a one-player question only
+    r = football.route(query, today=TODAY, context=context).to_dict()
+    assert r["error"]["code"] == "PLAYER_NOT_FOUND" and "kowalczykowski" in r["error"]["details"]["names"]
+
+
+@pytest.mark.parametrize("query, status", [("invoices not just settled", "paid"), ("faktur yg belum juga dibayar", "unpaid")])
+def test_only_the_languages_gap_words_bridge_a_negation(accounting, query, status):
+    assert accounting.route(query, today=TODAY).matches[0].suggested_params["status"] == status

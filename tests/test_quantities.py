@@ -175,3 +175,52 @@ def test_a_name_keeps_the_form_it_was_written_in(cfo):
     assert "Kalyani Steels" in r.matches[0].suggested_params["customer"]
     (step,) = r.pipeline
     assert step["params"]["customer"] == "Kalyani Steels" and step["params"]["amount"] == 30000
+
+
+# ------------------------------------------------------------ a review's findings: hostile numbers, exact amounts
+
+@pytest.mark.parametrize("query", ["9" * 310 + "k", "record payment of " + "9" * 400 + " crore from Arora Steels",
+                                   "record payment of " + "9" * 400 + ".5 from Arora Steels"])
+def test_a_number_too_long_for_any_amount_is_no_quantity_and_routes(cfo, query):
+    import json
+
+    r = cfo.route(query, today=TODAY)  # before: OverflowError, or amount: inf (not JSON)
+    assert all("amount" not in m.suggested_params for m in r.matches)
+    json.dumps(r.to_dict(), allow_nan=False)
+
+
+@pytest.mark.parametrize("query, amount", [
+    ("record payment of 2.3 lakh from Sharma", 230000),    # was 229999.99999999997
+    ("record payment of 1.15 lakh from Sharma", 115000),
+    ("0.07 crore ka kharcha record karo", 700000),
+])
+def test_a_decimal_times_a_multiplier_is_exact(cfo, query, amount):
+    top = cfo.route(query, today=TODAY).matches[0]
+    assert top.suggested_params["amount"] == amount and isinstance(top.suggested_params["amount"], int)
+
+
+@pytest.mark.parametrize("query, amount, customer", [
+    ("record payment 5000 from Sharma Traders", 5000, "Sharma Traders"),       # a payment's number is its amount
+    ("record payment for invoice 1045 from Sharma", None, "Sharma"),          # an invoice's number is no amount
+    ("record payment of 5000 from Dollar Industries", 5000, "Dollar Industries"),  # a name keeps its currency word
+])
+def test_the_pipeline_takes_what_the_router_read(cfo, query, amount, customer):
+    r = cfo.route(query, today=TODAY)
+    (step,) = r.pipeline
+    assert step["params"].get("amount") == amount and step["params"]["customer"] == customer
+
+
+@pytest.mark.parametrize("query, shown", [
+    ("receivables above 1 lakh plus payables", {"receivables_summary", "payables_summary"}),
+    ("customers owing 2 lakh + overdue invoices", {"overdue_customers"}),
+])
+def test_plus_between_two_asks_keeps_both(cfo, query, shown):
+    # only a request to write says what its amount holds; elsewhere "plus" joins two asks
+    r = cfo.route(query, today=TODAY)
+    assert shown <= {m.name for m in r.matches}
+    assert all(t["role"] != "stop" or t["key"] not in ("payable", "overdue") for t in r.to_dict()["tokens"])
+
+
+def test_a_capitalised_misspelling_is_a_name_not_a_sure_correction(cfo):
+    r = cfo.route("how much does Balanse Corp owe", today=TODAY)
+    assert r.status.value != "activated"

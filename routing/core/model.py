@@ -168,6 +168,9 @@ class LanguageWords:
     # the marks that double the word they end (words.yaml `reduplication`): Indonesian writes the plural
     # "invoice-invoice" as "invoice2", read as the word itself (see routing.core.analysis.read_word)
     reduplication: frozenset[str] = frozenset()
+    # the words that may stand between a negation and the word it negates (words.yaml `negation_gap`:
+    # "without being paid", "nobody has paid"; not "not just settled")
+    negation_gap: frozenset[str] = frozenset()
     # how quantities are written (words.yaml `numbers`): multipliers, currency, day and percent words
     numbers: NumberWords = field(default_factory=lambda: NumberWords())
 

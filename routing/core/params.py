@@ -53,7 +53,7 @@ class ParamPlan:
 def suggest_params(
     tool: Tool, a: QueryAnalysis, pattern_params: dict[str, Any], param_words: frozenset[str] = frozenset(),
     value_markers: frozenset[str] | None = None, *, plan: ParamPlan | None = None, arguments: dict | None = None,
-    numbers: NumberWords | None = None,
+    numbers: NumberWords | None = None, record_terms: frozenset[str] | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
     """`param_words`: words that name a parameter somewhere in the domain ("status", "customer"):
     a query that uses one speaks of the parameter, so it is never taken as a value of one.
@@ -62,7 +62,9 @@ def suggest_params(
     `plan`: ParamPlan.of(tool), when kept; `arguments`: a dict kept across the tools of one query
     with the same `param_words`, where the query's argument text is kept once read.
     `numbers` (words.yaml `numbers`): how quantities are written, for the number parameters with a
-    role (amount, count, days); a quantity one of them takes is no part of the argument text."""
+    role (amount, count, days); a quantity one of them takes is no part of the argument text.
+    `record_terms`: the terms a number right after them numbers a record of ("invoice 1045"); None:
+    any term."""
     plan = plan or ParamPlan.of(tool)
     params: dict[str, Any] = {}
     notes: list[str] = []
@@ -98,7 +100,7 @@ def suggest_params(
     if plan.numbered and numbers is not None:
         quantities = _quantities(a, numbers, arguments)
         if quantities:
-            taken = _take_numbers(plan, a, quantities, params, value_markers or frozenset())
+            taken = _take_numbers(plan, a, quantities, params, value_markers or frozenset(), record_terms)
     # The words a search takes ("find invoice for Sharma Traders"); a tool with no search parameter
     # but one free-text one ("customer") takes them there ("outstanding invoices from acme").
     query_name = plan.query_name
@@ -135,7 +137,7 @@ def _quantities(a: QueryAnalysis, numbers: NumberWords, arguments: dict | None) 
 
 
 def _take_numbers(plan: ParamPlan, a: QueryAnalysis, quantities: tuple[Quantity, ...], params: dict[str, Any],
-                  markers: frozenset[str]) -> tuple[Quantity, ...]:
+                  markers: frozenset[str], record_terms: frozenset[str] | None = None) -> tuple[Quantity, ...]:
     """Fill the number parameters (role amount / count / days) from the question's quantities, each
     quantity to one parameter: days from a span of days ("over 60 days"); a count from a whole number
     next to a term of the tool ("top 5", "5 biggest customers"); an amount from money ("₹40,000",
@@ -158,7 +160,7 @@ def _take_numbers(plan: ParamPlan, a: QueryAnalysis, quantities: tuple[Quantity,
             hit = next((q for q in free if q.kind == AMOUNT), None)
             if hit is None:
                 hit = next((q for q in free if q.kind == PLAIN and not _counts(a, unit_at, q, None)
-                            and not _numbers_record(a, unit_at, q, markers)), None)
+                            and not _numbers_record(a, unit_at, q, markers, record_terms)), None)
         if hit is not None:
             params[name] = hit.value
             taken.append(hit)
@@ -192,9 +194,11 @@ def _counts(a: QueryAnalysis, unit_at: dict, q: Quantity, terms: frozenset[str] 
             and (after is None or after.role != "concept"))
 
 
-def _numbers_record(a: QueryAnalysis, unit_at: dict, q: Quantity, markers: frozenset[str]) -> bool:
-    """A number after a term, nothing or words other than a value marker between ("invoice 1045",
-    "faktur no 1456"): the record's number, no amount ("payment of 500" states one)."""
+def _numbers_record(a: QueryAnalysis, unit_at: dict, q: Quantity, markers: frozenset[str],
+                    record_terms: frozenset[str] | None = None) -> bool:
+    """A number after a term of a record (`record_terms`; None: any term), nothing or words other than
+    a value marker between ("invoice 1045", "faktur no 1456"): the record's number, no amount
+    ("payment of 500", "payment 5000" state one)."""
     i = unit_at.get(q.first)
     if i is None:
         return False
@@ -204,7 +208,7 @@ def _numbers_record(a: QueryAnalysis, unit_at: dict, q: Quantity, markers: froze
         if units[j].key in markers:
             return False
         j -= 1
-    return j >= 0 and units[j].role == "concept"
+    return j >= 0 and units[j].role == "concept" and (record_terms is None or units[j].key in record_terms)
 
 
 def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset(), value_markers: frozenset[str] | None = None,

@@ -10,6 +10,8 @@ from routing.core.model import KINDS, LanguageWords, NumberWords
 from routing.core.text import words
 from routing.core.yamlio import ProblemCollector, line_of, str_list
 
+MAX_FACTOR = 10**12  # a multiplier past a trillion is a typo in words.yaml, not a unit of money
+
 _Collector = ProblemCollector
 _line = line_of
 _as_str_list = str_list
@@ -37,6 +39,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     negations: set[str] = set()
     negations_after: set[str] = set()  # of languages whose negation follows the word it negates
     markers: set[str] = set()
+    gap: set[str] = set()
     vowels: set[str] = set()
     redup: set[str] = set()
     factors: dict[str, tuple[int, str]] = {}  # word -> (factor, the language that said it)
@@ -50,8 +53,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers)")
+                           "reduplication", "numbers", "negation_gap"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -78,6 +81,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                         actions.append((words(verb), kind, strength))
         said = _one_words(block, "negations", c, lang)
         said_markers = _one_words(block, "value_markers", c, lang)
+        said_gap = _one_words(block, "negation_gap", c, lang)
         said_suffixes = [rule.partition(">") for rule in _as_str_list(block.get("suffixes"), c, _line(block, "suffixes"), f"{lang}.suffixes")]
         # spelling variants of an ending ("ise>ize", "ogue>og"): read like an inflection, towards a known word
         said_spellings = [rule.partition(">") for rule in _as_str_list(block.get("spellings"), c, _line(block, "spellings"), f"{lang}.spellings")]
@@ -108,6 +112,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         if after:
             negations_after.update(said)
         markers.update(said_markers)
+        gap.update(said_gap)
         vowels.update(said_vowels.casefold())
         suffixes.extend((suffix.strip().casefold(), repl.strip().casefold()) for suffix, _, repl in said_suffixes)
     if c.problems:
@@ -116,7 +121,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     numbers = NumberWords(tuple(sorted((w, f) for w, (f, _) in factors.items())), frozenset(quantity_words["currency"]),
                           frozenset(quantity_words["days"]), frozenset(quantity_words["percent"]), frozenset(quantity_words["plus"]))
     return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after), frozenset(markers),
-                         frozenset(vowels), frozenset(redup), numbers)
+                         frozenset(vowels), frozenset(redup), frozenset(gap), numbers)
 
 
 def _number_words(block: dict, c: Any, lang: str) -> tuple[dict[str, int], dict[str, list[str]]]:
@@ -141,8 +146,8 @@ def _number_words(block: dict, c: Any, lang: str) -> tuple[dict[str, int], dict[
         key = words(str(word))
         if len(key) != 1 or not key[0].isalpha():
             c.add((_line(said_factors, word) or line), f"{lang}.numbers.multipliers: {word!r} must be one word of letters")
-        elif isinstance(factor, bool) or not isinstance(factor, int) or factor < 2:
-            c.add((_line(said_factors, word) or line), f"{lang}.numbers.multipliers: {word!r} must be a whole number above 1, not {factor!r}")
+        elif isinstance(factor, bool) or not isinstance(factor, int) or not 2 <= factor <= MAX_FACTOR:
+            c.add((_line(said_factors, word) or line), f"{lang}.numbers.multipliers: {word!r} must be a whole number from 2 to {MAX_FACTOR:,}, not {factor!r}")
         else:
             factors[key[0]] = factor
     listed: dict[str, list[str]] = {}

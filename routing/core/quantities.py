@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 from typing import TYPE_CHECKING, Sequence
 
@@ -26,6 +27,7 @@ _CODE_JOINS = frozenset("-/#_")  # a number joined by one of these to what prece
 _DECIMAL_SEPARATORS = ".,"
 
 AMOUNT, DAYS, PERCENT, PLAIN = "amount", "days", "percent", "plain"
+WRITE_KINDS = ("create", "action")  # the tool kinds (routing.core.model.KINDS) that write
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,14 +43,24 @@ class Quantity:
         return isinstance(self.value, int)
 
 
+MAX_DIGITS = 15  # more digits than any amount, count or span a question states: no quantity (and no float overflow)
+
+
 def number_value(digits: str) -> int | float | None:
     """"40,000" -> 40000, "3.750.000" -> 3750000, "2,50,000" -> 250000 (Indian grouping),
-    "1,200.50" / "1.200,50" -> 1200.5, "1.5" / "7,5" -> 1.5; None when it is no number ("Sharma") or
-    its separators make none ("1.2.3")."""
-    if _DIGITS.fullmatch(digits) is None:
+    "1,200.50" / "1.200,50" -> 1200.5, "1.5" / "7,5" -> 1.5; None when it is no number ("Sharma"), its
+    separators make none ("1.2.3") or it has more than MAX_DIGITS digits."""
+    exact = _exact(digits)
+    return None if exact is None else _plain(exact)
+
+
+def _exact(digits: str) -> Decimal | None:
+    """number_value as an exact decimal (a multiplier then scales it without a float's error:
+    "2.3 lakh" is 230000, not 229999.99999999997)."""
+    if _DIGITS.fullmatch(digits) is None or sum(ch.isdigit() for ch in digits) > MAX_DIGITS:
         return None
     if not any(ch in _DECIMAL_SEPARATORS for ch in digits):
-        return int(digits)
+        return Decimal(int(digits))
     cut = max(digits.rfind("."), digits.rfind(","))
     head, tail = digits[:cut], digits[cut + 1 :]
     marks = {ch for ch in digits if ch in _DECIMAL_SEPARATORS}
@@ -56,12 +68,17 @@ def number_value(digits: str) -> int | float | None:
     if len(marks) == 2:  # both written: the last one is the decimal point
         if digits[cut] in head:  # "1.200.50": the decimal mark repeated
             return None
-        return float(re.sub(r"[.,]", "", head) + "." + tail)
+        return Decimal(int(re.sub(r"[.,]", "", head))) + Decimal(int(tail)) / (10 ** len(tail))
     if len(groups) == 2 and len(tail) != 3:  # one mark, not a group of three after it: a decimal
-        return float(head + "." + tail)
+        return Decimal(int(head)) + Decimal(int(tail)) / (10 ** len(tail))
     if len(tail) == 3 and all(len(g) in (2, 3) for g in groups[1:-1]) and 1 <= len(groups[0]) <= 3:
-        return int("".join(groups))  # digit groups
+        return Decimal(int("".join(groups)))  # digit groups
     return None
+
+
+def _plain(value: Decimal) -> int | float:
+    """A whole number as an int, else a float (what JSON and the pipelines take)."""
+    return int(value) if value == value.to_integral_value() else float(value)
 
 
 def read_quantities(a: "QueryAnalysis", words: NumberWords) -> tuple[Quantity, ...]:
@@ -72,10 +89,11 @@ def read_quantities(a: "QueryAnalysis", words: NumberWords) -> tuple[Quantity, .
 def amount_qualifiers(text: str, tokens, units: Sequence, quantities: Sequence[Quantity], words: NumberWords) -> set[int]:
     """The units (indices) of terms that say what an amount holds, not what is asked: a term right
     after an amount and "+" or a `plus` word ("48,500 + GST", "2 lakh plus GST"), or right after a
-    share in a question that states an amount ("1.2 lakh ka invoice, 18% GST laga ke"). None when
-    no other term would be left to ask for ("kitna 18% GST bana": GST is what is asked)."""
-    if not quantities:
-        return set()
+    share in a question that states an amount ("1.2 lakh ka invoice, 18% GST laga ke"), in a request
+    to write (a create or action verb: elsewhere "plus" joins two asks). None when no other term would
+    be left to ask for ("kitna 18% GST bana": GST is what is asked)."""
+    if not quantities or not any(kind in WRITE_KINDS for u in units for kind, _ in u.kinds):
+        return set()  # only a request to write states what its amount holds ("receivables above 1 lakh plus payables" asks two)
     money = any(q.kind == AMOUNT for q in quantities)
     ends = {q.last: q for q in quantities if q.kind in (AMOUNT, PERCENT)}
     out: set[int] = set()
@@ -139,8 +157,8 @@ def quantities_in(text: str, tokens, spans: Sequence[tuple[int, int]], words: Nu
             end = nxt.end
         last = j + 1
         i = last
-        value = number_value(digits)
-        if value is None:
+        exact = _exact(digits)
+        if exact is None:
             continue
         factor = 1
         if suffix:  # glued: "25k", "7.5jt", "60d", "500rs"
@@ -174,9 +192,7 @@ def quantities_in(text: str, tokens, spans: Sequence[tuple[int, int]], words: Nu
         start, stop = tokens[first].start, tokens[k - 1].end
         if any(s < stop and start < e for s, e in spans):
             continue  # part of a date ("22.01.2026", "last 30 days")
-        if factor != 1:
-            value = value * factor
-            value = int(value) if float(value).is_integer() else value
+        value = _plain(exact * factor)
         if kind is None:
             kind = AMOUNT if (money or factor != 1 or not isinstance(value, int) or not digits.isdigit()) else PLAIN
         out.append(Quantity(value, kind, first, k, text[start:stop]))

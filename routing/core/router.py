@@ -67,6 +67,9 @@ class Router:
         self.param_words = frozenset(w for t in domain.tools for p in t.params for w in name_words(p.name).split() if len(w) >= 3)
         # What suggest_params reads of each tool, found once (index-aligned with self.index.tools).
         self.param_plans = tuple(ParamPlan.of(t) for t in self.index.tools)
+        # terms that name a record looked up by its number (keywords of the detail and search tools:
+        # "invoice 1045"); a number right after another term ("payment 5000") may be an amount
+        self.record_terms = frozenset(k for t in domain.tools if t.kind in ("detail", "search") for k in t.keywords)
         from routing.paths.config import load_path_config
         from routing.paths.replay import load_replay
 
@@ -264,7 +267,7 @@ class Router:
         scored = mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, self.index.term_holders)
         if w.clear_lead > 0:  # a domain whose settings ask for it (cfo): see routing.core.sole.mark_clear_lead
             paths = self.paths
-            sure = not any(not sure_correction(c) for c in a.corrections)  # one slip of a long word is no guess
+            sure = not any(not sure_correction(c, a.source) for c in a.corrections)  # one slip of a long word is no guess
             scored = mark_clear_lead(scored, w.clear_lead, list(a.concepts) if sure else terms, tools,
                                      misspelt=not sure and len(terms) < len(a.concepts),
                                      several=lambda: several_asks(words(a.text), paths) if paths is not None else [],
@@ -389,7 +392,7 @@ class Router:
         for s in chosen:
             tool, plan = tools[s.tool], plans[s.tool]
             params, notes = suggest_params(tool, a, s.pattern_params, self.param_words, markers, plan=plan, arguments=arguments,
-                                           numbers=self.domain.words.numbers)
+                                           numbers=self.domain.words.numbers, record_terms=self.record_terms)
             out.append(
                 Match(
                     name=tool.name,

@@ -103,10 +103,20 @@ def mark_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools:
 SURE_LENGTH = 6  # a word this long with one slip (a letter missing, added, changed or two swapped) is no guess
 
 
-def sure_correction(c) -> bool:
+def sure_correction(c, source: str = "") -> bool:
     """A spelling correction that is no guess: one edit (optimal string alignment: "recievables" ->
-    receivables, "paybles" -> payables) of a word of SURE_LENGTH letters or more."""
-    return len(c.original) >= SURE_LENGTH and OSA.distance(c.original, c.corrected) <= 1
+    receivables, "paybles" -> payables) of a word of SURE_LENGTH letters or more, not written with a
+    capital inside the question (`source`, as typed: "how much does Balanse Corp owe" names a company)."""
+    if len(c.original) < SURE_LENGTH or OSA.distance(c.original, c.corrected) > 1:
+        return False
+    if source and not source.isupper():
+        folded = source.casefold()
+        at = folded.find(c.original)
+        while at > 0:
+            if source[at : at + 1].isupper():
+                return False
+            at = folded.find(c.original, at + 1)
+    return True
 
 
 def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], tools: Sequence, *, misspelt: bool = False,

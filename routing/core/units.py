@@ -122,9 +122,10 @@ def _negated_phrase(index, tokens, in_date: list[bool], i: int, longer_than: int
             entry = table.get(tuple(w if w == NEGATION else (index.lemma(w) or w) for w in key))
         if entry is not None:
             return entry, i + L
-    # One stop word between the negation and its word ("without being paid", "haven't been settled")
-    # reads as the two-word "not <word>".
-    if longer_than < 3 and len(window) > 2 and window[0] in negations and not any(in_date[i : i + 3]):
+    # One of the language's `negation_gap` words between the negation and its word ("without being
+    # paid", "nobody has paid") reads as the two-word "not <word>" ("not just settled" does not).
+    gap = getattr(index.domain.words, "negation_gap", frozenset())
+    if gap and longer_than < 3 and len(window) > 2 and window[0] in negations and window[1] in gap and not any(in_date[i : i + 3]):
         between = index.phrases.get((window[1],))
         if between is not None and between.stop:
             for word in dict.fromkeys((window[2], index.lemma(window[2]) or window[2])):

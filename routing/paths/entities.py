@@ -1,9 +1,9 @@
 """Intent entities (`entities:` in tools.yaml): what an intent reads from the question into its
 pipeline's parameters. `period` / `date` come from the resolved date ranges (a param's role);
 `amount` is the quantity the router read into the `amount` parameter (routing.core.quantities: money
-as the question writes it, "Rs 50,000", "1.5 lakh", never a number inside a date or a code); a party
-(`customer`, `supplier`, `party`) is the param the router filled from the question's free words,
-without a currency word or a bare number."""
+as the question writes it, "Rs 50,000", "1.5 lakh", never a number inside a date or a code, a
+record's number or a count); a party (`customer`, `supplier`, `party`) is the param the router
+filled from the question's free words, without a bare number."""
 from __future__ import annotations
 
 from typing import Any
@@ -23,19 +23,23 @@ def entity_params(tool, params: dict[str, Any], analysis, numbers: NumberWords |
         return params, []
     out, notes = dict(params), []
     names = {p.name for p in tool.params}
+    roles = {p.name: p.role for p in tool.params}
     if "amount" in wanted and "amount" in names:
-        if out.get("amount") is None and numbers is not None and getattr(analysis, "tokens", None) is not None:
+        # an `amount` parameter with its role was filled by the router (routing.core.params), which
+        # knows a record's number and a count from an amount: only one without a role is read here
+        if roles.get("amount") is None and out.get("amount") is None and numbers is not None and getattr(analysis, "tokens", None) is not None:
             quantities = read_quantities(analysis, numbers)
             hit = next((q for q in quantities if q.kind == AMOUNT), None) or next((q for q in quantities if q.kind == PLAIN), None)
             if hit is not None:
                 out["amount"] = hit.value
         if out.get("amount") is not None:
             notes.append(f"amount read from the question: {out['amount']}")
-    currency = numbers.currency if numbers is not None else frozenset()
     for party in PARTY_ENTITIES:
         value = out.get(party)
         if party in wanted and isinstance(value, str):
-            kept = [w for w in value.split() if w.casefold().strip(".") not in currency and number_value(w) is None]
+            # the router already left the stated amount and its currency out ("Dollar Industries" keeps
+            # its name); a bare number left in the party's words is a record's ("Arora Steels 2210")
+            kept = [w for w in value.split() if number_value(w) is None]
             cleaned = " ".join(kept)
             if cleaned != value:
                 out[party] = cleaned or None

@@ -143,11 +143,20 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     # underperforming his xG"), it is no second name; elsewhere ("okafor vs mbappe") it is one.
     # So does a rare word in lower case right after a term, in a question that names a known player:
     # it says which part of the term ("Teodor Ilić - quick stats rundown": a rundown of stats).
-    # And a rare word right after a pronoun that refers back ("is he overperforming") says what the
-    # player does.
-    after_player = {m.last for m in mentions} | {i + 1 for i, w in enumerate(words) if w in config.pronoun_words}
-    if mentions:
-        after_player |= {i for i in range(1, len(words)) if i - 1 in unit_of and unit_of[i - 1].role == "concept"}
+    # And a rare word of the languages right after a pronoun that refers back ("is he overperforming")
+    # or a term ("stats rundown") says what the player does, in a question that asks of one player: where
+    # the two-player tier's words stand ("compare him kowalczykowski") or the word is no word of the
+    # languages at all (no frequency: "okafor xg kowalczykowski"), it may still be a second name.
+    after_player = {m.last for m in mentions}
+    two = config.tiers.get(config.defaults.get("two_players", ""))
+    asks_two = two is not None and any(
+        (t.term is not None and t.term in base.concepts) or (t.term is None and search_with_timeout(t.regex, base.text)[0])
+        for t in two.triggers)
+    if not asks_two:
+        described = {i + 1 for i, w in enumerate(words) if w in config.pronoun_words}
+        if mentions:
+            described |= {i for i in range(1, len(words)) if i - 1 in unit_of and unit_of[i - 1].role == "concept"}
+        after_player |= {i for i in described if i < len(words) and _a_word(forms[i][-1], index.domain.settings.languages)}
     unknown_at = [
         i for i, w in enumerate(words)
         if _could_be_name(i, w) and (w in capitalised or i not in after_player and _rare(forms[i][-1], index.domain.settings.languages))
@@ -201,6 +210,13 @@ def _names(at: list[int], words: list[str], capitalised: set[int]) -> tuple[str,
         else:
             runs.append([i])
     return tuple(" ".join(words[i] for i in run) for run in runs)
+
+
+def _a_word(word: str, languages) -> bool:
+    """A word of one of the languages at all (wordfreq knows it, however rarely used)."""
+    if _zipf is None:
+        return False
+    return max(_zipf(word, lang) for lang in (languages or ("en",))) > 0
 
 
 def _rare(word: str, languages) -> bool:
