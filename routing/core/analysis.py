@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from itertools import accumulate, compress
 from operator import add, itemgetter, ne, sub
@@ -19,7 +19,7 @@ from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
 from routing.core.typos import MIN_CORRECTABLE_LEN, fuzzy_cutoff
-from routing.core.quantities import amount_qualifiers, quantities_in
+from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
 from routing.core.units import GLUE, Unit, glued_names, group_units, unit_features
 from routing.core.wordcache import remember
 from routing.dates import DateRange, find_dates
@@ -44,6 +44,9 @@ class QueryAnalysis:
     names: tuple[str, ...] = ()  # unknown words written with a capital inside the query: likely a name
     source: str = ""  # the query as written (cleaned, not casefolded): names keep their casing
     source_spans: tuple[tuple[int, int], ...] = ()  # per token, its offsets in `source` ("" / () if unaligned)
+    # routing.core.quantities' reading, kept where the analysis needed it (None: not read); a cache of
+    # what the text says, so no part of the analysis's value (repr, equality)
+    quantities: tuple | None = field(default=None, repr=False, compare=False)
 
     def surface_of(self, first: int, last: int) -> str:
         """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya",
@@ -194,9 +197,11 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     if any(ch in text for ch in GLUE):
         units = glued_names(units, tokens, text)
     numbers = index.domain.words.numbers
-    if (numbers.plus or numbers.percent) and any(ch.isdigit() for ch in text):
+    quantities = None  # read here only for a request to write; routing.core.params reads them otherwise
+    if (numbers.plus or numbers.percent) and any(ch.isdigit() for ch in text) and asks_to_write(units):
         # "2 lakh plus GST", "18% GST": the term says what the amount holds, it asks for nothing
-        held = amount_qualifiers(text, tokens, units, quantities_in(text, tokens, [d.span for d in dates], numbers), numbers)
+        quantities = quantities_in(text, tokens, [d.span for d in dates], numbers)
+        held = amount_qualifiers(text, tokens, units, quantities, numbers)
         if held:
             units = [replace(u, role="stop", kinds=()) if ui in held else u for ui, u in enumerate(units)]
     keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
@@ -238,6 +243,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         keys=tuple(keys),
         extras=tuple(dict.fromkeys(extras)),
         segments=segments,
+        quantities=quantities,
     )
 
 

@@ -127,7 +127,10 @@ def suggest_params(
 
 
 def _quantities(a: QueryAnalysis, numbers: NumberWords, arguments: dict | None) -> tuple[Quantity, ...]:
-    """The question's quantities, read once per query (kept in `arguments` when given)."""
+    """The question's quantities, read once per query (the analysis's when it read them; else kept in
+    `arguments` when given)."""
+    if a.quantities is not None:
+        return a.quantities
     if arguments is None:
         return read_quantities(a, numbers)
     got = arguments.get("quantities")

@@ -86,14 +86,20 @@ def read_quantities(a: "QueryAnalysis", words: NumberWords) -> tuple[Quantity, .
     return quantities_in(a.text, a.tokens, [d.span for d in a.dates], words)
 
 
+def asks_to_write(units: Sequence) -> bool:
+    """A create or action verb among the units: only a request to write states what its amount holds
+    (elsewhere "plus" joins two asks: "receivables above 1 lakh plus payables")."""
+    return any(kind in WRITE_KINDS for u in units for kind, _ in u.kinds)
+
+
 def amount_qualifiers(text: str, tokens, units: Sequence, quantities: Sequence[Quantity], words: NumberWords) -> set[int]:
-    """The units (indices) of terms that say what an amount holds, not what is asked: a term right
-    after an amount and "+" or a `plus` word ("48,500 + GST", "2 lakh plus GST"), or right after a
-    share in a question that states an amount ("1.2 lakh ka invoice, 18% GST laga ke"), in a request
-    to write (a create or action verb: elsewhere "plus" joins two asks). None when no other term would
-    be left to ask for ("kitna 18% GST bana": GST is what is asked)."""
-    if not quantities or not any(kind in WRITE_KINDS for u in units for kind, _ in u.kinds):
-        return set()  # only a request to write states what its amount holds ("receivables above 1 lakh plus payables" asks two)
+    """The units (indices) of terms that say what an amount holds, not what is asked, in a request to
+    write (the caller asks `asks_to_write`): a term right after an amount and "+" or a `plus` word
+    ("48,500 + GST", "2 lakh plus GST"), or right after a share in a question that states an amount
+    ("1.2 lakh ka invoice, 18% GST laga ke"). None when no other term would be left to ask for
+    ("kitna 18% GST bana": GST is what is asked)."""
+    if not quantities:
+        return set()
     money = any(q.kind == AMOUNT for q in quantities)
     ends = {q.last: q for q in quantities if q.kind in (AMOUNT, PERCENT)}
     out: set[int] = set()
@@ -115,7 +121,8 @@ def amount_qualifiers(text: str, tokens, units: Sequence, quantities: Sequence[Q
             continue
         if added or q.kind == PERCENT or gap.strip() == "+":
             out.add(ui)
-    if out and not any(u.role == "concept" and ui not in out and u.key not in {units[j].key for j in out} for ui, u in enumerate(units)):
+    held = {units[j].key for j in out}
+    if out and not any(u.role == "concept" and ui not in out and u.key not in held for ui, u in enumerate(units)):
         return set()
     return out
 

@@ -148,15 +148,17 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     # the two-player tier's words stand ("compare him kowalczykowski") or the word is no word of the
     # languages at all (no frequency: "okafor xg kowalczykowski"), it may still be a second name.
     after_player = {m.last for m in mentions}
-    two = config.tiers.get(config.defaults.get("two_players", ""))
-    asks_two = two is not None and any(
-        (t.term is not None and t.term in base.concepts) or (t.term is None and search_with_timeout(t.regex, base.text)[0])
-        for t in two.triggers)
-    if not asks_two:
-        described = {i + 1 for i, w in enumerate(words) if w in config.pronoun_words}
-        if mentions:
-            described |= {i for i in range(1, len(words)) if i - 1 in unit_of and unit_of[i - 1].role == "concept"}
-        after_player |= {i for i in described if i < len(words) and _a_word(forms[i][-1], index.domain.settings.languages)}
+    described = {i + 1 for i, w in enumerate(words) if w in config.pronoun_words}
+    if mentions:
+        described |= {i for i in range(1, len(words)) if i - 1 in unit_of and unit_of[i - 1].role == "concept"}
+    described = {i for i in described if i < len(words) and _could_be_name(i, words[i])}  # only a word that could be a name matters
+    if described:
+        two = config.tiers.get(config.defaults.get("two_players", ""))
+        asks_two = two is not None and any(
+            (t.term is not None and t.term in base.concepts) or (t.term is None and search_with_timeout(t.regex, base.text)[0])
+            for t in two.triggers)
+        if not asks_two:
+            after_player |= {i for i in described if _a_word(forms[i][-1], index.domain.settings.languages)}
     unknown_at = [
         i for i, w in enumerate(words)
         if _could_be_name(i, w) and (w in capitalised or i not in after_player and _rare(forms[i][-1], index.domain.settings.languages))

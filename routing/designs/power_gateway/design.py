@@ -202,6 +202,7 @@ class PowerGateway(DomainDesign):
         self._tool_no = {t.name: i for i, t in enumerate(self.router.index.tools)}
         self.available_powers = [{"name": t.name, "description": t.description} for t in domain.tools]
         self._keywords = {t.name: tuple(t.keywords) for t in domain.tools}
+        self._own_terms = frozenset(k for t in domain.tools for k in t.keywords)  # any power's own keywords
         # 004's Medium: a kind of service several powers offer ("database", "message"; settings
         # gateway.categories), each power holding the term among its `related` terms
         holders: dict[str, set[str]] = {}
@@ -427,7 +428,7 @@ class PowerGateway(DomainDesign):
         # them (004's Medium, "check my database", "process payment"): each holder at least category_floor
         in_category: frozenset[str] = frozenset()
         lift = 0.0
-        if self.category_floor and not topic and not any(set(kw) & concepts for kw in self._keywords.values()):
+        if self.category_floor and not topic and self._own_terms.isdisjoint(concepts):
             in_category = frozenset(n for c in concepts for n in self._categories.get(c, ()))
             best = max((s.confidence for s in scored if self.router.index.tools[s.tool].name in in_category), default=0.0)
             lift = max(self.category_floor - best, 0.0)  # the holders rise together: their order stays
