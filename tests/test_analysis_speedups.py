@@ -15,6 +15,8 @@ from rapidfuzz.distance import OSA
 
 from routing import Router
 from routing.core.analysis import QueryAnalysis, read_word
+from routing.core.framing import framing_spans
+from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
 from routing.core.joined import address_end, amount_end
 from routing.core.schema import Correction
 from routing.core.sentences import _SENTENCE_END
@@ -155,7 +157,9 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         if key not in seen_ranges:
             seen_ranges.add(key)
             unique.append(d)
-    unique_dates = tuple(unique)
+    framed = framing_spans([t.text for t in raw_tokens], self.domain.words.framing, self.domain.words.framing_anchors)
+    framed_out = lambda ds: tuple(d for d in ds if not any(a <= lo and hi <= b for a, b in framed for lo, hi in [_token_range(d, tokens)]))
+    unique_dates, dates = framed_out(unique), framed_out(dates)
     in_date = [False] * len(tokens)
     for d in dates:
         a, b = d.span
@@ -163,6 +167,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
             if tok.start < b and tok.end > a:
                 in_date[i] = True
     units = glued_names(_group_units(self, tokens, in_date, corrected_idx, text), tokens, text)
+    units, advice = _later_rules(self, units, tokens, text, [d.span for d in dates], [t.text for t in raw_tokens])
     concepts: dict[str, str] = {}
     literals: list[str] = []
     actions: list[tuple[str, float]] = []
@@ -196,7 +201,33 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         keys=tuple(keys),
         extras=tuple(dict.fromkeys(extras)),
         segments=_split_sentences(units, tokens, text) if self.segmented else (),
+        advice=advice,
     )
+
+
+def _token_range(d, tokens) -> tuple[int, int]:
+    a, b = d.span
+    inside = [i for i, tok in enumerate(tokens) if tok.start < b and tok.end > a]
+    return (inside[0], inside[-1] + 1) if inside else (len(tokens), len(tokens))
+
+
+def _later_rules(index, units, tokens, text, date_spans, typed):
+    """The rules applied to the units after the speedups' part (not what this test compares): an amount's
+    qualifier in a request to write, framing, a how-to question."""
+    numbers = index.domain.words.numbers
+    if (numbers.plus or numbers.percent) and any(ch.isdigit() for ch in text) and asks_to_write(units):
+        held = amount_qualifiers(text, tokens, units, quantities_in(text, tokens, date_spans, numbers), numbers)
+        units = [replace(u, role="stop", kinds=()) if ui in held else u for ui, u in enumerate(units)]
+    w = index.domain.words
+    framed = framing_spans(typed, w.framing, w.framing_anchors)
+    units = [replace(u, role="stop", kinds=()) if u.role != "stop" and any(a <= u.first and u.last <= b for a, b in framed) else u
+             for u in units]
+    asked = framing_spans(typed, w.advice, w.advice_anchors)
+    nxt = next((u for u in units if asked and u.first >= asked[0][1] and u.role != "stop"), None)
+    if asked and (nxt is None or not nxt.kinds):
+        units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") else u for u in units]
+        return units, " ".join(typed[asked[0][0]:asked[0][1]])
+    return units, ""
 
 
 def _group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:

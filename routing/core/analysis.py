@@ -15,6 +15,7 @@ from operator import add, itemgetter, ne, sub
 
 from rapidfuzz.distance import OSA
 
+from routing.core.framing import framing_spans
 from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
@@ -47,6 +48,7 @@ class QueryAnalysis:
     # routing.core.quantities' reading, kept where the analysis needed it (None: not read); a cache of
     # what the text says, so no part of the analysis's value (repr, equality)
     quantities: tuple | None = field(default=None, repr=False, compare=False)
+    advice: str = ""  # a how-to question's phrase ("how do i", words.yaml `advice`): its words ask for no tool
 
     def surface_of(self, first: int, last: int) -> str:
         """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya",
@@ -181,6 +183,10 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     tokens = list(map(Token, news, new_starts, new_ends))
 
     dates = tuple(find_dates(text, today=today, settings=index.date_settings, lexicon=index.date_lexicon)) if n and with_dates else ()
+    lang_words = index.domain.words
+    framed = framing_spans(words, lang_words.framing, lang_words.framing_anchors) if lang_words.framing else ()
+    if framed and dates:  # "for today's meeting": a date of the framing is no range of the data
+        dates = tuple(d for d in dates if not _inside(_covered(d, new_starts, new_ends), framed))
     in_date = [False] * n
     if dates:
         if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
@@ -204,6 +210,16 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         held = amount_qualifiers(text, tokens, units, quantities, numbers)
         if held:
             units = [replace(u, role="stop", kinds=()) if ui in held else u for ui, u in enumerate(units)]
+    if framed:  # "my lead asked me to": who asked, not what is wanted
+        units = [replace(u, role="stop", kinds=()) if u.role != "stop" and _inside((u.first, u.last), framed) else u for u in units]
+    advice = ""
+    if lang_words.advice:
+        asked = framing_spans(words, lang_words.advice, lang_words.advice_anchors)
+        # "how do I reset my router": how the asker can do a thing, unless a verb of the tools follows ("how do I list ...")
+        nxt = next((u for u in units if asked and u.first >= asked[0][1] and u.role != "stop"), None)
+        if asked and (nxt is None or not nxt.kinds):
+            advice = " ".join(words[asked[0][0]:asked[0][1]])
+            units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") else u for u in units]
     keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
     concepts: dict[str, str] = {}
     literals: list[str] = []
@@ -244,7 +260,13 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         extras=tuple(dict.fromkeys(extras)),
         segments=segments,
         quantities=quantities,
+        advice=advice,
     )
+
+
+def _inside(span: tuple[int, int], spans) -> bool:
+    """Whether the token range lo..hi-1 lies within one of `spans` (ranges [lo, hi))."""
+    return any(a <= span[0] and span[1] <= b for a, b in spans)
 
 
 def _covered(d: DateRange, starts: list[int], ends: list[int]) -> tuple[int, int]:

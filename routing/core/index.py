@@ -166,7 +166,9 @@ class RouterIndex:
         self.known = frozenset(w for w in known if not any(ch.isdigit() for ch in w))
         stops = {w for k, e in self.phrases.items() if e.stop for w in k}
         # Word forms: an unknown word read as the known word with its stem (see routing.core.stems).
-        self.stems = Stems(d.settings.languages, self.known)
+        # An irregular form of a verb that asks for something ("sent" of send) states what was done: no action.
+        irregular = tuple((f, b) for f, b in d.words.irregular if not (self.phrases.get((b,)) and self.phrases[(b,)].kinds))
+        self.stems = Stems(d.settings.languages, self.known, irregular)
         self.fuzzy_targets = sorted(w for w in self.known if len(w) >= MIN_CORRECTABLE_LEN - 1 and w not in stops)
         self._typo_targets = TypoTargets(self.fuzzy_targets)  # the same, by length: a typo is compared with fewer
         self.vowels = d.words.vowels

@@ -173,6 +173,14 @@ class LanguageWords:
     negation_gap: frozenset[str] = frozenset()
     # how quantities are written (words.yaml `numbers`): multipliers, currency, day and percent words
     numbers: NumberWords = field(default_factory=lambda: NumberWords())
+    # who asked and what for (words.yaml `framing`, routing.core.framing): read as stop words
+    framing: tuple = ()
+    framing_anchors: frozenset[str] = frozenset()
+    # irregular forms of a word (words.yaml `irregular`: "spent" -> spend): read as the word, like an inflection
+    irregular: tuple[tuple[str, str], ...] = ()
+    # a question of how the asker can do something (words.yaml `advice`: "how do I", "gimana cara"): asks no tool
+    advice: tuple = ()
+    advice_anchors: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from routing.core.errors import LexiconError, Problem
+from routing.core.framing import anchor_words, parse_template
 from routing.core.model import KINDS, LanguageWords, NumberWords
 from routing.core.text import words
 from routing.core.yamlio import ProblemCollector, line_of, str_list
@@ -44,6 +45,9 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     redup: set[str] = set()
     factors: dict[str, tuple[int, str]] = {}  # word -> (factor, the language that said it)
     quantity_words: dict[str, set[str]] = {"currency": set(), "days": set(), "percent": set(), "plus": set()}
+    framing: list = []
+    advice: list = []
+    irregular: dict[str, str] = {}
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
@@ -53,8 +57,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -98,8 +102,14 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             c.add(_line(block, "reduplication"), f"{lang}.reduplication must be the digits written for a doubled word (e.g. \"2\")")
             said_redup = ""
         said_numbers = _number_words(block, c, lang)
+        said_framing = _framing(block, c, lang)
+        said_advice = _framing(block, c, lang, "advice")
+        said_irregular = _irregular(block, c, lang)
         if not keep:
             continue
+        framing.extend(said_framing)
+        advice.extend(said_advice)
+        irregular.update(said_irregular)
         for word, factor in said_numbers[0].items():
             other = factors.get(word)
             if other is not None and other[0] != factor:
@@ -121,7 +131,38 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     numbers = NumberWords(tuple(sorted((w, f) for w, (f, _) in factors.items())), frozenset(quantity_words["currency"]),
                           frozenset(quantity_words["days"]), frozenset(quantity_words["percent"]), frozenset(quantity_words["plus"]))
     return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after), frozenset(markers),
-                         frozenset(vowels), frozenset(redup), frozenset(gap), numbers)
+                         frozenset(vowels), frozenset(redup), frozenset(gap), numbers, tuple(framing), anchor_words(tuple(framing)),
+                         tuple(sorted(irregular.items())), tuple(advice), anchor_words(tuple(advice)))
+
+
+def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
+    """words.yaml `framing` / `advice`: phrase templates (routing.core.framing), each problem at the section's line."""
+    out = []
+    for text in _as_str_list(block.get(section), c, _line(block, section), f"{lang}.{section}"):
+        template, problem = parse_template(text)
+        if problem:
+            c.add(_line(block, section), f"{lang}.{section}: {text!r} {problem}")
+        else:
+            out.append(template)
+    return out
+
+
+def _irregular(block: dict, c: Any, lang: str) -> dict[str, str]:
+    """words.yaml `irregular`: one word -> the one word it is a form of ("spent: spend")."""
+    said = block.get("irregular")
+    if said is None:
+        return {}
+    if not isinstance(said, dict):
+        c.add(_line(block, "irregular"), f"{lang}.irregular must map a form to its word (e.g. spent: spend)")
+        return {}
+    out = {}
+    for form, base in said.items():
+        f, b = words(str(form)), words(str(base))
+        if len(f) != 1 or len(b) != 1 or f == b:
+            c.add((_line(said, form) or _line(block, "irregular")), f"{lang}.irregular: {form!r}: {base!r} must map one word to another")
+        else:
+            out[f[0]] = b[0]
+    return out
 
 
 def _number_words(block: dict, c: Any, lang: str) -> tuple[dict[str, int], dict[str, list[str]]]:

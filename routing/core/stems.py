@@ -39,8 +39,11 @@ def stemmers(languages) -> list:
 class Stems:
     """Maps a stem to the known word it stands for, per domain language."""
 
-    def __init__(self, languages, vocabulary):
+    def __init__(self, languages, vocabulary, irregular=()):
         self._stemmers = stemmers(languages)  # functions word -> stem
+        # "spent" -> spend (words.yaml `irregular`): a form no stemmer finds, read as its word where the domain knows it
+        self._irregular = {form: base for form, base in irregular if form not in vocabulary}
+        self._vocabulary = vocabulary
         self._known: list[dict[str, str]] = []
         for st in self._stemmers:
             table: dict[str, str] = {}
@@ -52,15 +55,22 @@ class Stems:
         self._cache: dict[str, str | None] = {}
 
     def __bool__(self) -> bool:
-        return bool(self._stemmers)
+        return bool(self._stemmers or self._irregular)
+
+    def _base(self, word: str) -> str | None:
+        """The known word an irregular form stands for: its base, or the known word of the base's stem."""
+        base = self._irregular.get(word)
+        if base is None or base in self._vocabulary:
+            return base
+        return next((table[st(base)] for st, table in zip(self._stemmers, self._known) if st(base) in table), None)
 
     def known_form(self, word: str) -> str | None:
         """The known word sharing `word`'s stem in one of the languages (the first that has one),
         if it is no longer than `word`: an inflected or derived form read as its base."""
         if word in self._cache:
             return self._cache[word]
-        found = None
-        if not any(ch.isdigit() for ch in word):
+        found = self._base(word) if word in self._irregular else None
+        if found is None and not any(ch.isdigit() for ch in word):
             for st, table in zip(self._stemmers, self._known):
                 s = st(word)
                 # Only towards a form no longer than the word: "transferring" -> "transfer", never

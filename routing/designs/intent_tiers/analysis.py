@@ -93,8 +93,10 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     unit_of = {i: u for u in base.units for i in range(u.first, u.last)}
     words = [fold(t.text) for t in base.tokens]
     # each word's forms: as typed, and as the index read it (an inflection folded: "okafor's" -> okafor)
+    # and a name with a suffix of the languages ("diaz's", "mensahnya") as the roster's name word it holds
     forms = [
-        tuple(dict.fromkeys([w] + ([fold(unit_of[i].key)] if i in unit_of and unit_of[i].role == "literal" else [])))
+        tuple(dict.fromkeys([w] + ([fold(unit_of[i].key)] if i in unit_of and unit_of[i].role == "literal" else [])
+                            + [c for c, _, _ in index.unsuffixed(w) if c in players.name_words]))
         for i, w in enumerate(words)
     ]
     typed = [t.text for t in tokenize(fold(normalize(query)))]  # as typed: "performanya" keeps its suffix

@@ -1,0 +1,93 @@
+"""Framing: the words of a question that say who asked for something or what it is for, not what is
+wanted ("my boss wants to know ...", "I've been asked to ...", "before the sales meeting ...",
+"aaj ki meeting ke liye ..."). Read as stop words, so that "lead" in "my lead asked me" is no CRM
+lead and "today" in "for today's meeting" no date range of the data.
+
+A framing phrase is written in words.yaml (`framing`, per language) as slots separated by spaces: a
+slot takes any one of its words ("boss|manager|editor"), a slot ending in "?" may be absent, and
+"*" takes any one word. The words are those of the languages; nothing here knows any."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ANY = "*"
+MAX_SLOTS = 12  # a framing phrase is a short clause; a longer template is a mistake in words.yaml
+
+
+@dataclass(frozen=True)
+class Slot:
+    words: frozenset[str] | None  # None: any one word
+    optional: bool
+
+
+Template = tuple[Slot, ...]
+
+
+def parse_template(text: str) -> tuple[Template | None, str | None]:
+    """A template from its words.yaml form, or (None, the problem)."""
+    parts = text.casefold().split()
+    if not parts:
+        return None, "is empty"
+    if len(parts) > MAX_SLOTS:
+        return None, f"has {len(parts)} slots (at most {MAX_SLOTS})"
+    slots = []
+    for part in parts:
+        optional = part.endswith("?") and len(part) > 1
+        body = part[:-1] if optional else part
+        if body == ANY:
+            slots.append(Slot(None, optional))
+            continue
+        alternatives = [w for w in body.split("|")]
+        if not all(alternatives) or any(ANY in w for w in alternatives):
+            return None, f"slot {part!r} must be words separated by | (or * for any word)"
+        slots.append(Slot(frozenset(alternatives), optional))
+    if all(s.optional for s in slots):
+        return None, "needs at least one slot that is not optional"
+    if all(s.words is None for s in slots if not s.optional):
+        return None, "needs at least one slot of words that is not optional"
+    return tuple(slots), None
+
+
+def anchor_words(templates: tuple[Template, ...]) -> frozenset[str]:
+    """The words one of which every template needs (its first required slot of words): a question with
+    none of them holds no framing, and is not searched."""
+    out: set[str] = set()
+    for t in templates:
+        out |= next(s.words for s in t if not s.optional and s.words is not None)
+    return frozenset(out)
+
+
+def _match(t: Template, words: list[str], si: int, wi: int) -> int | None:
+    """The end of the longest match of slots si.. at word wi (slots are few; a template has at most MAX_SLOTS)."""
+    if si == len(t):
+        return wi
+    slot = t[si]
+    best = None
+    if wi < len(words) and (slot.words is None or words[wi] in slot.words):
+        best = _match(t, words, si + 1, wi + 1)
+    if slot.optional:
+        skip = _match(t, words, si + 1, wi)
+        if skip is not None and (best is None or skip > best):
+            best = skip
+    return best
+
+
+def framing_spans(words: list[str], templates: tuple[Template, ...], anchors: frozenset[str]) -> list[tuple[int, int]]:
+    """Word ranges [lo, hi) of the question that are framing, left to right, never overlapping, the
+    longest at each start (every span holds its template's required words: parse_template sees to it)."""
+    if not templates or anchors.isdisjoint(words):
+        return []
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        end = None
+        for t in templates:
+            e = _match(t, words, 0, i)
+            if e is not None and e > i and (end is None or e > end):
+                end = e
+        if end is not None:
+            spans.append((i, end))
+            i = end
+        else:
+            i += 1
+    return spans

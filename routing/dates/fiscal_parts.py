@@ -1,0 +1,65 @@
+"""A part of a fiscal year: a quarter or "year to date" said beside a fiscal year ("Q3 of this FY",
+"Q3 FY26", "FY 2025-26 Q1", "YTD for FY 2025-26") is one range of that fiscal year, not a calendar
+quarter (or the calendar year to date) and a whole fiscal year side by side. The third quarter of a
+fiscal year starting in April is October-December; its year to date runs from its start to today (or
+its end, when it is over). Only a quarter whose year was not said takes the fiscal year's."""
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from routing.dates.ranges import _add_months
+from routing.dates.types import DateRange
+
+FISCAL_RULES = frozenset({"fiscal_year", "last_fiscal_year", "next_fiscal_year", "explicit_fiscal_year"})
+PART_RULES = frozenset({"quarter", "ytd"})
+
+
+def _gap_ok(gap: str, joiners: frozenset[str]) -> bool:
+    """Between the two: nothing, a comma or dash, or words that join a part to its year ("of", "for")."""
+    return all(w in joiners for w in re.findall(r"[^\s,\-/]+", gap.casefold()))
+
+
+def _part(part: DateRange, fiscal: DateRange, text: str, today: date, span: tuple[int, int]) -> DateRange | None:
+    fy_start = fiscal.start
+    fy_end = _add_months(fy_start, 12)[0] - timedelta(days=1)
+    words = text[span[0]:span[1]]
+    if part.rule == "ytd":
+        if fy_start > today:
+            return None
+        return DateRange(words, fy_start, min(today, fy_end), "calendar", "fiscal_ytd", span)
+    if part.start.year != today.year or "".join(ch for ch in part.text if ch.isdigit()) not in "1234":
+        return None  # "Q3 2016 FY26": the quarter's own year was said
+    number = (part.start.month - 1) // 3 + 1
+    start, clamp = _add_months(fy_start, 3 * (number - 1))
+    end, clamp2 = _add_months(start, 3)
+    if clamp or clamp2:
+        return None
+    return DateRange(words, start, end - timedelta(days=1), "calendar", "fiscal_quarter", span)
+
+
+def fiscal_parts(found: list[DateRange], text: str, today: date, roles: dict) -> list[DateRange]:
+    """`found` (left to right) with each quarter or year-to-date beside a fiscal year joined to it."""
+    if len(found) < 2 or not any(d.rule in FISCAL_RULES for d in found):
+        return found
+    joiners = frozenset(w.casefold() for key in ("year_joiners", "year_genitives") for w in roles.get(key, ()))
+    out: list[DateRange] = []
+    i = 0
+    while i < len(found):
+        a = found[i]
+        b = found[i + 1] if i + 1 < len(found) else None
+        joined = None
+        if b is not None and a.resolved and b.resolved and _gap_ok(text[a.span[1]:b.span[0]], joiners):
+            span = (a.span[0], b.span[1])
+            if a.rule in PART_RULES and b.rule in FISCAL_RULES:
+                joined = _part(a, b, text, today, span)
+            elif b.rule in PART_RULES and a.rule in FISCAL_RULES:
+                joined = _part(b, a, text, today, span)
+        if joined is not None:
+            out.append(joined)
+            i += 2
+        else:
+            out.append(a)
+            i += 1
+    return out
+
