@@ -163,3 +163,11 @@ def test_a_possessive_name_is_the_player(shipped):
     r = shipped("football").route("quick look at Diaz's numbers this month", today=TODAY)
     assert r.to_dict()["error"]["code"] == "AMBIGUOUS_ENTITY"
     assert {m.name for m in r.matches[:2]} == {"Marco Diaz", "Tomás Díaz"}
+
+
+def test_a_pronoun_with_a_clitic_refers_back(shipped):
+    # before: "she's" was no pronoun, so nothing said a player was missing (no error)
+    r = shipped("football").route("my boss wants to know if she's been improving", today=TODAY)
+    assert r.status.value == "needs_clarification" and r.to_dict()["error"]["code"] == "INSUFFICIENT_CONTEXT"
+    r = shipped("football").route("Dias stats", today=TODAY)  # ends like "dia" + s: still a name
+    assert r.to_dict()["error"]["code"] == "PLAYER_NOT_FOUND"

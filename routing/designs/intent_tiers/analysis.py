@@ -100,7 +100,11 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
         for i, w in enumerate(words)
     ]
     typed = [t.text for t in tokenize(fold(normalize(query)))]  # as typed: "performanya" keeps its suffix
-    pronoun = next((w for w in typed if w in config.pronoun_words), None)
+    # a pronoun with a clitic of the languages, written apart by an apostrophe, is the pronoun ("she's
+    # been improving": she has); a word that only ends like one ("dias") is not
+    pronoun_words = config.pronoun_words | {w for w in typed if any(
+        c in config.pronoun_words and not sfx.isalpha() for c, sfx, _ in index.unsuffixed(w, 2))}
+    pronoun = next((w for w in typed if w in pronoun_words), None)
     if pronoun is None:
         folded = " ".join(typed)
         for rx in config.pronoun_regexes:
@@ -109,7 +113,7 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
                 pronoun = rx.search(folded).group(0)
                 break
     # a word the index read as a term, verb, stop word, date or number is never a name
-    blocked = {i for i, w in enumerate(words) if w in config.pronoun_words or (i in unit_of and unit_of[i].role != "literal")}
+    blocked = {i for i, w in enumerate(words) if w in pronoun_words or (i in unit_of and unit_of[i].role != "literal")}
     mentions = tuple(players.mentions(forms, blocked))
     used = {i for m in mentions for i in range(m.first, m.last)}
     capitalised = {fold(w.strip(".,!?;:'\"")) for w in query.split()[1:] if w[:1].isupper()}
@@ -150,7 +154,7 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     # the two-player tier's words stand ("compare him kowalczykowski") or the word is no word of the
     # languages at all (no frequency: "okafor xg kowalczykowski"), it may still be a second name.
     after_player = {m.last for m in mentions}
-    described = {i + 1 for i, w in enumerate(words) if w in config.pronoun_words}
+    described = {i + 1 for i, w in enumerate(words) if w in pronoun_words}
     if mentions:
         described |= {i for i in range(1, len(words)) if i - 1 in unit_of and unit_of[i - 1].role == "concept"}
     described = {i for i in described if i < len(words) and _could_be_name(i, words[i])}  # only a word that could be a name matters
