@@ -171,3 +171,44 @@ def test_a_pronoun_with_a_clitic_refers_back(shipped):
     assert r.status.value == "needs_clarification" and r.to_dict()["error"]["code"] == "INSUFFICIENT_CONTEXT"
     r = shipped("football").route("Dias stats", today=TODAY)  # ends like "dia" + s: still a name
     assert r.to_dict()["error"]["code"] == "PLAYER_NOT_FOUND"
+
+
+# ------------------------------------------------------------ chat shorthand, Hinglish "is month"
+
+def test_chat_shorthand_reads_as_the_word(shipped):
+    # before: "brp" and "skrg" were unknown words, and "jam berapa" (the time's phrase) was not seen
+    r = shipped("powers").route("jam brp skrg di Dubai?", today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == "time"
+    assert not r.to_dict().get("corrections")  # no typo: the word itself
+
+
+def test_a_shorthand_the_domain_knows_stays_itself(shipped):
+    # "hr" is no shorthand here; "yg" (a stop word of the lexicon) stays what the lexicon says
+    r = shipped("accounting").route("invoice yg blm dibayar", today=TODAY)
+    assert r.matches[0].name == "invoice_list"
+
+
+def test_hinglish_this_month_with_an_english_month(shipped):
+    r = shipped("cfo").route("is month ka TDS section-wise, kitna deduct hua", today=TODAY)
+    assert [(d["start"], d["end"]) for d in r.to_dict()["dates"]] == [("2026-01-01", "2026-01-22")]
+    r = shipped("cfo").route("is month-end close done?", today=TODAY)
+    assert r.to_dict()["dates"] == []
+
+
+# ------------------------------------------------------------ accounting's clear lead
+
+@pytest.mark.parametrize("query, tool", [
+    ("did we make a profit in december or lose money?", "financial_profit_loss"),
+    ("list all our customers and vendors along with their balances", "contact_list"),
+])
+def test_a_clear_leader_holding_every_term_is_activated(shipped, query, tool):
+    # before: multiple_matches (0.6-0.8, the next tool 0.15+ behind)
+    r = shipped("accounting").route(query, today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == tool
+
+
+@pytest.mark.parametrize("query", ["show invoices", "tampilkan faktur"])
+def test_a_bare_noun_still_lists_every_tool_that_holds_it(shipped, query):
+    # 000's ambiguity rule: the leader is no 0.15 ahead, so the clear lead leaves it in the middle band
+    r = shipped("accounting").route(query, today=TODAY)
+    assert r.status.value == "multiple_matches" and len(r.matches) >= 3

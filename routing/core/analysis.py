@@ -82,6 +82,9 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
     is a typo correction (or a derived form, shown and penalised like one)."""
     if w in index.phrase_words:
         return w, None
+    full = index.shorthand.get(w)
+    if full is not None:  # "brp" -> berapa: chat shorthand, the word itself (words.yaml `shorthand`)
+        return read_word(index, full, correct)
     if is_number(w):
         # "invoice2", "barang2": a term doubled by its language's mark (words.yaml `reduplication`)
         # is that term; any other word with a digit ("jan2", "last2", "top2", "ec2") is a number, a

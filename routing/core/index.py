@@ -172,6 +172,7 @@ class RouterIndex:
         self.fuzzy_targets = sorted(w for w in self.known if len(w) >= MIN_CORRECTABLE_LEN - 1 and w not in stops)
         self._typo_targets = TypoTargets(self.fuzzy_targets)  # the same, by length: a typo is compared with fewer
         self.vowels = d.words.vowels
+        self.shorthand = {f: w for f, w in d.words.shorthand if f not in self.phrase_words}  # a word the domain knows stays itself
         self.reduplication = d.words.reduplication
         self._abbreviated: dict[tuple[str, str], list[str]] = defaultdict(list)  # (first, last letter) -> words, shortest first
         for w in sorted(self.fuzzy_targets, key=len):

@@ -181,6 +181,8 @@ class LanguageWords:
     # a question of how the asker can do something (words.yaml `advice`: "how do I", "gimana cara"): asks no tool
     advice: tuple = ()
     advice_anchors: frozenset[str] = frozenset()
+    # chat shorthand of a word (words.yaml `shorthand`: "brp" -> berapa): read as the word, no typo
+    shorthand: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

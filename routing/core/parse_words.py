@@ -48,6 +48,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     framing: list = []
     advice: list = []
     irregular: dict[str, str] = {}
+    shorthand: dict[str, str] = {}
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
@@ -57,8 +58,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -105,11 +106,13 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_framing = _framing(block, c, lang)
         said_advice = _framing(block, c, lang, "advice")
         said_irregular = _irregular(block, c, lang)
+        said_shorthand = _irregular(block, c, lang, "shorthand")
         if not keep:
             continue
         framing.extend(said_framing)
         advice.extend(said_advice)
         irregular.update(said_irregular)
+        shorthand.update(said_shorthand)
         for word, factor in said_numbers[0].items():
             other = factors.get(word)
             if other is not None and other[0] != factor:
@@ -132,7 +135,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                           frozenset(quantity_words["days"]), frozenset(quantity_words["percent"]), frozenset(quantity_words["plus"]))
     return LanguageWords(frozenset(stop), tuple(actions), tuple(suffixes), frozenset(negations), frozenset(negations_after), frozenset(markers),
                          frozenset(vowels), frozenset(redup), frozenset(gap), numbers, tuple(framing), anchor_words(tuple(framing)),
-                         tuple(sorted(irregular.items())), tuple(advice), anchor_words(tuple(advice)))
+                         tuple(sorted(irregular.items())), tuple(advice), anchor_words(tuple(advice)),
+                         tuple(sorted(shorthand.items())))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
@@ -147,19 +151,19 @@ def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
     return out
 
 
-def _irregular(block: dict, c: Any, lang: str) -> dict[str, str]:
-    """words.yaml `irregular`: one word -> the one word it is a form of ("spent: spend")."""
-    said = block.get("irregular")
+def _irregular(block: dict, c: Any, lang: str, section: str = "irregular") -> dict[str, str]:
+    """words.yaml `irregular` / `shorthand`: one word -> the one word it stands for ("spent: spend", "brp: berapa")."""
+    said = block.get(section)
     if said is None:
         return {}
     if not isinstance(said, dict):
-        c.add(_line(block, "irregular"), f"{lang}.irregular must map a form to its word (e.g. spent: spend)")
+        c.add(_line(block, section), f"{lang}.{section} must map a word to the word it stands for (e.g. spent: spend)")
         return {}
     out = {}
     for form, base in said.items():
         f, b = words(str(form)), words(str(base))
         if len(f) != 1 or len(b) != 1 or f == b:
-            c.add((_line(said, form) or _line(block, "irregular")), f"{lang}.irregular: {form!r}: {base!r} must map one word to another")
+            c.add((_line(said, form) or _line(block, section)), f"{lang}.{section}: {form!r}: {base!r} must map one word to another")
         else:
             out[f[0]] = b[0]
     return out
