@@ -15,7 +15,7 @@ from rapidfuzz.distance import OSA
 
 from routing import Router
 from routing.core.analysis import QueryAnalysis, read_word
-from routing.core.framing import framing_spans
+from routing.core.framing import clauses, contrast_spans, framing_spans
 from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
 from routing.core.joined import address_end, amount_end
 from routing.core.schema import Correction
@@ -157,9 +157,9 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         if key not in seen_ranges:
             seen_ranges.add(key)
             unique.append(d)
-    framed = framing_spans([t.text for t in raw_tokens], self.domain.words.framing, self.domain.words.framing_anchors)
-    framed_out = lambda ds: tuple(d for d in ds if not any(a <= lo and hi <= b for a, b in framed for lo, hi in [_token_range(d, tokens)]))
-    unique_dates, dates = framed_out(unique), framed_out(dates)
+    framed, dropped = _set_aside(self, [t.text for t in raw_tokens], raw_tokens, norm, tokens, dates)
+    unique_dates = tuple(d for d in unique if d.span not in dropped)
+    dates = tuple(d for d in dates if d.span not in dropped)
     in_date = [False] * len(tokens)
     for d in dates:
         a, b = d.span
@@ -167,7 +167,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
             if tok.start < b and tok.end > a:
                 in_date[i] = True
     units = glued_names(_group_units(self, tokens, in_date, corrected_idx, text), tokens, text)
-    units, advice = _later_rules(self, units, tokens, text, [d.span for d in dates], [t.text for t in raw_tokens])
+    units, advice = _later_rules(self, units, tokens, text, [d.span for d in dates], [t.text for t in raw_tokens], framed)
     concepts: dict[str, str] = {}
     literals: list[str] = []
     actions: list[tuple[str, float]] = []
@@ -211,7 +211,26 @@ def _token_range(d, tokens) -> tuple[int, int]:
     return (inside[0], inside[-1] + 1) if inside else (len(tokens), len(tokens))
 
 
-def _later_rules(index, units, tokens, text, date_spans, typed):
+def _set_aside(index, typed, raw_tokens, norm, tokens, dates):
+    """The spans of the question that are not its ask (framing, a clause set aside, a date taken back),
+    and the spans of the dates they drop."""
+    w = index.domain.words
+    framed = framing_spans(typed, w.framing, w.framing_anchors)
+    if (w.contrast_before or w.contrast_after) and len(typed) > 2:
+        framed += contrast_spans(typed, clauses(norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens]),
+                                 w.contrast_before, w.contrast_after)
+    dropped = {d.span for d in dates if any(a <= lo and hi <= b for a, b in framed for lo, hi in [_token_range(d, tokens)])}
+    kept = [d for d in dates if d.span not in dropped]
+    fixes = framing_spans(typed, w.correction, w.correction_anchors) if len(kept) > 1 else []
+    if fixes:
+        at = [_token_range(d, tokens) for d in kept]
+        back = [(d, r) for d, r in zip(kept, at) if any(r[1] <= a and any(l2 >= b for l2, _ in at) for a, b in fixes)]
+        dropped |= {d.span for d, _ in back}
+        framed += fixes + [r for _, r in back]
+    return framed, dropped
+
+
+def _later_rules(index, units, tokens, text, date_spans, typed, framed):
     """The rules applied to the units after the speedups' part (not what this test compares): an amount's
     qualifier in a request to write, framing, a how-to question."""
     numbers = index.domain.words.numbers
@@ -219,7 +238,6 @@ def _later_rules(index, units, tokens, text, date_spans, typed):
         held = amount_qualifiers(text, tokens, units, quantities_in(text, tokens, date_spans, numbers), numbers)
         units = [replace(u, role="stop", kinds=()) if ui in held else u for ui, u in enumerate(units)]
     w = index.domain.words
-    framed = framing_spans(typed, w.framing, w.framing_anchors)
     units = [replace(u, role="stop", kinds=()) if u.role != "stop" and any(a <= u.first and u.last <= b for a, b in framed) else u
              for u in units]
     asked = framing_spans(typed, w.advice, w.advice_anchors)
@@ -296,6 +314,10 @@ def _group_units(index, tokens, in_date: list[bool], corrected: set[int], text: 
         if negated is not None:
             entry, end = negated
             length = end - i
+        if entry is None and first in index.past_forms:
+            units.append(Unit("stop", first, first, i, i + 1))
+            i += 1
+            continue
         if entry is None:
             units.append(Unit("literal", first, first, i, i + 1, via="fuzzy" if i in corrected else "keyword"))
             i += 1

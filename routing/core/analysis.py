@@ -15,7 +15,7 @@ from operator import add, itemgetter, ne, sub
 
 from rapidfuzz.distance import OSA
 
-from routing.core.framing import framing_spans
+from routing.core.framing import clauses, contrast_spans, framing_spans
 from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
@@ -105,7 +105,11 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
         return w, None
     form = index.stems.known_form(w) if index.stems else None
     if form is not None:  # "transferring" -> "transfer": a form of a word we know, no typo
-        return index.lemma(form) or form, None
+        reading = index.lemma(form) or form
+        if index.past_endings and w.endswith(index.past_endings) and index.asks_only(reading):
+            index.past_forms.add(w)  # "invoices we issued": the past of a verb that asks states what was done, it asks nothing
+            return w, None
+        return reading, None
     typo = correct and not index.is_real_word(w)  # a common word of the languages is never a typo of ours
     fix = index.correct(w) if typo else None
     if fix is None and typo:
@@ -188,8 +192,19 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     dates = tuple(find_dates(text, today=today, settings=index.date_settings, lexicon=index.date_lexicon)) if n and with_dates else ()
     lang_words = index.domain.words
     framed = framing_spans(words, lang_words.framing, lang_words.framing_anchors) if lang_words.framing else ()
+    if (lang_words.contrast_before or lang_words.contrast_after) and n > 2:
+        # "not the profit - the actual cash": the clause set aside asks nothing
+        framed = [*framed, *contrast_spans(words, clauses(norm, starts, ends), lang_words.contrast_before, lang_words.contrast_after)]
     if framed and dates:  # "for today's meeting": a date of the framing is no range of the data
         dates = tuple(d for d in dates if not _inside(_covered(d, new_starts, new_ends), framed))
+    if len(dates) > 1 and lang_words.correction:
+        # "yesterday no wait I mean last week": a date the speaker took back is none
+        fixes = framing_spans(words, lang_words.correction, lang_words.correction_anchors)
+        if fixes:
+            at = [_covered(d, new_starts, new_ends) for d in dates]
+            taken_back = [(lo, hi) for lo, hi in at if any(hi <= a and any(l2 >= b for l2, _ in at) for a, b in fixes)]
+            framed = [*framed, *fixes, *taken_back]
+            dates = tuple(d for d, span in zip(dates, at) if span not in taken_back)
     in_date = [False] * n
     if dates:
         if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")

@@ -1,13 +1,15 @@
 """Framing: the words of a question that say who asked for something or what it is for, not what is
 wanted ("my boss wants to know ...", "I've been asked to ...", "before the sales meeting ...",
 "aaj ki meeting ke liye ..."). Read as stop words, so that "lead" in "my lead asked me" is no CRM
-lead and "today" in "for today's meeting" no date range of the data.
+lead and "today" in "for today's meeting" no date range of the data. Also the other parts of a question
+that are not its ask: a clause it sets aside ("not the profit - the actual cash": `contrast_spans`).
 
 A framing phrase is written in words.yaml (`framing`, per language) as slots separated by spaces: a
 slot takes any one of its words ("boss|manager|editor"), a slot ending in "?" may be absent, and
 "*" takes any one word. The words are those of the languages; nothing here knows any."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 ANY = "*"
@@ -91,3 +93,30 @@ def framing_spans(words: list[str], templates: tuple[Template, ...], anchors: fr
         else:
             i += 1
     return spans
+
+
+# A clause ends at a comma, semicolon, colon, a dash standing apart, or a sentence's end ("not the
+# profit - the actual cash"); a hyphen inside a word ("section-wise") ends nothing.
+_CLAUSE_END = re.compile(r"[,;:.?!]|(?:^|\s)[-–—]+(?:\s|$)")
+
+
+def clauses(text: str, starts: list[int], ends: list[int]) -> list[tuple[int, int]]:
+    """Token ranges [lo, hi) of the question's clauses, split where the text between two tokens ends one."""
+    out, lo = [], 0
+    for i in range(1, len(starts)):
+        if _CLAUSE_END.search(text[ends[i - 1]:starts[i]]):
+            out.append((lo, i))
+            lo = i
+    if starts:
+        out.append((lo, len(starts)))
+    return out
+
+
+def contrast_spans(words: list[str], parts: list[tuple[int, int]], before: frozenset[str], after: frozenset[str]) -> list[tuple[int, int]]:
+    """The clauses a question sets aside to say what it does want ("not the profit - the actual cash",
+    "P&L nahi, cash wala statement", "..., bukan yang masih nunggak"): a clause that begins with one of
+    `before` (words.yaml `contrast`) or ends with one of `after` (the same, in a language whose negation
+    follows its word), in a question of two clauses or more. "not paid invoices" is one clause: no contrast."""
+    if len(parts) < 2:
+        return []
+    return [(lo, hi) for lo, hi in parts if hi - lo > 1 and (words[lo] in before or words[hi - 1] in after)]

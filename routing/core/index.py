@@ -173,6 +173,8 @@ class RouterIndex:
         self._typo_targets = TypoTargets(self.fuzzy_targets)  # the same, by length: a typo is compared with fewer
         self.vowels = d.words.vowels
         self.shorthand = {f: w for f, w in d.words.shorthand if f not in self.phrase_words}  # a word the domain knows stays itself
+        self.past_endings = tuple(d.words.past)  # words.yaml `past`: "issued" is no request to issue
+        self.past_forms: set[str] = set()  # such forms met so far (read_word adds them; routing.core.units reads them as stop words)
         self.reduplication = d.words.reduplication
         self._abbreviated: dict[tuple[str, str], list[str]] = defaultdict(list)  # (first, last letter) -> words, shortest first
         for w in sorted(self.fuzzy_targets, key=len):
@@ -399,6 +401,11 @@ class RouterIndex:
                 self._real_word_cache.popitem(last=False)
             self._real_word_cache[word] = hit
         return hit
+
+    def asks_only(self, word: str) -> bool:
+        """Whether `word` is a verb that asks for a kind of tool and names no term (words.yaml `actions`)."""
+        entry = self.phrases.get((word,))
+        return entry is not None and bool(entry.kinds) and entry.concept is None
 
     def lemma(self, word: str) -> str | None:
         """A known word that `word` is an inflection of ("invoices" -> "invoice"), if any."""

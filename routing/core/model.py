@@ -183,6 +183,14 @@ class LanguageWords:
     advice_anchors: frozenset[str] = frozenset()
     # chat shorthand of a word (words.yaml `shorthand`: "brp" -> berapa): read as the word, no typo
     shorthand: tuple[tuple[str, str], ...] = ()
+    # words that set a clause aside ("not the profit - the cash"; words.yaml `contrast`), before / after it
+    contrast_before: frozenset[str] = frozenset()
+    contrast_after: frozenset[str] = frozenset()
+    # a speaker correcting themselves ("yesterday no wait I mean last week"; words.yaml `correction`)
+    correction: tuple = ()
+    correction_anchors: frozenset[str] = frozenset()
+    # endings of a verb's past ("issued", "recorded"; words.yaml `past`): such a form of a verb that asks is no request
+    past: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
