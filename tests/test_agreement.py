@@ -18,7 +18,8 @@ TODAY = "2026-01-22"
 
 @pytest.fixture(scope="module")
 def without(accounting) -> Router:
-    return Router(accounting.domain.with_weights(agreement=0.0))
+    # the clear lead (scoring.clear_lead) off too: it would lift the same leader by another rule
+    return Router(accounting.domain.with_weights(agreement=0.0, clear_lead=0.0))
 
 
 def test_accounting_weighs_agreement(accounting):

@@ -265,3 +265,31 @@ def test_the_past_of_a_verb_that_asks_is_no_request(shipped, query):
 def test_a_request_for_a_thing_asks_which(shipped, domain, query):
     r = shipped(domain).route(query, today=TODAY)
     assert r.status.value == "needs_clarification"
+
+
+# ------------------------------------------------------------ set 23's round
+
+@pytest.mark.parametrize("query, intent", [
+    ("Lukas Brenner stats pls bhai", "surface"),
+    ("Arjun Mehta ka form kaisa chal raha hai yaar?", "surface"),
+    ("bhai Hugo Lefevre ka xG kyun gir raha hai?", "deep"),
+])
+def test_a_lower_case_word_beside_a_known_player_is_no_second_name(shipped, query, intent):
+    # before: "bhai", "chal raha" were unknown players: PLAYER_NOT_FOUND, not_found
+    r = shipped("football").route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["intent"] == intent and r["error"] is None
+
+
+def test_a_word_no_language_knows_beside_a_known_player_is_still_looked_up(shipped):
+    r = shipped("football").route("okafor xg kowalczykowski", today=TODAY).to_dict()
+    assert r["error"]["code"] == "PLAYER_NOT_FOUND" and r["error"]["details"]["name"] == "kowalczykowski"
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("cfo", "please share the balance sheet as at 31 March 2025 for the bank loan file", "balance_sheet"),
+    ("accounting", "I need the income statement for December for our tax consultant", "financial_profit_loss"),
+])
+def test_whom_a_report_is_for_is_no_part_of_the_ask(shipped, domain, query, tool):
+    # before: "bank" and "file" (cfo), "tax" (accounting) pulled other tools in: weak / multiple
+    r = shipped(domain).route(query, today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == tool

@@ -156,7 +156,10 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     after_player = {m.last for m in mentions}
     described = {i + 1 for i, w in enumerate(words) if w in pronoun_words}
     if mentions:
-        described |= {i for i in range(1, len(words)) if i - 1 in unit_of and unit_of[i - 1].role == "concept"}
+        # in a question that names a known player, any lower-case word of the languages is no second
+        # name ("Lukas Brenner stats pls bhai", "Arjun Mehta ka form kaisa chal raha hai yaar"), unless
+        # the two-player tier's words stand (below); a word no language knows ("kowalczykowski") still is
+        described |= {i for i in range(len(words)) if words[i] not in capitalised}
     described = {i for i in described if i < len(words) and _could_be_name(i, words[i])}  # only a word that could be a name matters
     if described:
         two = config.tiers.get(config.defaults.get("two_players", ""))
