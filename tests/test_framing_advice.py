@@ -293,3 +293,31 @@ def test_whom_a_report_is_for_is_no_part_of_the_ask(shipped, domain, query, tool
     # before: "bank" and "file" (cfo), "tax" (accounting) pulled other tools in: weak / multiple
     r = shipped(domain).route(query, today=TODAY)
     assert r.status.value == "activated" and r.matches[0].name == tool
+
+
+# ------------------------------------------------------------ set 26's round
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("accounting", "planning Friday's payment run: list the purchase bills from suppliers dated last week", "bill_list"),
+    ("accounting", "arus kas 14 hari terakhir gimana? mau mutusin gajian dimajuin atau nggak", "financial_cash_flow"),
+    ("cfo", "what's our net GST liability for last month after input credit? need it for cash planning", "gst_summary"),
+])
+def test_a_clause_that_says_what_the_answer_is_for_asks_nothing(shipped, domain, query, tool):
+    r = shipped(domain).route(query, today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == tool, (r.status, r.matches[:2])
+
+
+def test_a_hyphen_inside_a_word_ends_no_clause():
+    from routing.core.framing import clauses
+    text = "stuck beyond 90 days? deciding on a bad-debt provision - now"
+    words = text.replace("?", " ").replace("-", " ").split()
+    import re as _re
+    spans = [(m.start(), m.end()) for m in _re.finditer(r"[a-z0-9]+", text)]
+    assert clauses(text, [a for a, _ in spans], [b for _, b in spans]) == [(0, 4), (4, 9), (9, 10)]
+    assert len(words) == 10
+
+
+def test_a_word_of_the_languages_by_its_stem_is_no_name(shipped):
+    # "dicadangkan" (benched) has no frequency of its own; its stem "cadang" has
+    r = shipped("football").route("kenapa Dimas Setiawan jarang bikin gol belakangan ini? perlu dicadangkan?", today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["intent"] == "deep" and r["error"] is None

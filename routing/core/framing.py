@@ -97,7 +97,7 @@ def framing_spans(words: list[str], templates: tuple[Template, ...], anchors: fr
 
 # A clause ends at a comma, semicolon, colon, a dash standing apart, or a sentence's end ("not the
 # profit - the actual cash"); a hyphen inside a word ("section-wise") ends nothing.
-_CLAUSE_END = re.compile(r"[,;:.?!]|(?:^|\s)[-–—]+(?:\s|$)")
+_CLAUSE_END = re.compile(r"[,;:.?!]|\s[-–—]+|[-–—]+\s")
 
 
 def clauses(text: str, starts: list[int], ends: list[int]) -> list[tuple[int, int]]:
@@ -120,3 +120,13 @@ def contrast_spans(words: list[str], parts: list[tuple[int, int]], before: froze
     if len(parts) < 2:
         return []
     return [(lo, hi) for lo, hi in parts if hi - lo > 1 and (words[lo] in before or words[hi - 1] in after)]
+
+
+def purpose_clauses(words: list[str], parts: list[tuple[int, int]], templates: tuple[Template, ...]) -> list[tuple[int, int]]:
+    """The clauses that say what an answer is for ("before I approve a credit note, show me ...",
+    "... ? deciding on a bad-debt provision", "mau mutusin gajian dimajuin"): a clause one of the
+    `templates` (words.yaml `purpose`) begins, in a question with another clause left to ask."""
+    if len(parts) < 2 or not templates:
+        return []
+    out = [(lo, hi) for lo, hi in parts if hi - lo > 1 and any((_match(t, words[lo:hi], 0, 0) or 0) > 0 for t in templates)]
+    return out if len(out) < len(parts) else []

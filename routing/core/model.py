@@ -191,6 +191,8 @@ class LanguageWords:
     correction_anchors: frozenset[str] = frozenset()
     # endings of a verb's past ("issued", "recorded"; words.yaml `past`): such a form of a verb that asks is no request
     past: tuple[str, ...] = ()
+    # a clause that says what the answer is for ("before I approve ...", "deciding on ..."; words.yaml `purpose`)
+    purpose: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,12 @@ scores with the same rule the design uses.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import date
 
 from routing.core.index import QueryAnalysis, RouterIndex
 from routing.core.patterns import search_with_timeout
+from routing.core.stems import stemmers
 from routing.core.text import normalize, tokenize
 
 from .config import TierConfig
@@ -224,10 +226,19 @@ def _names(at: list[int], words: list[str], capitalised: set[int]) -> tuple[str,
 
 
 def _a_word(word: str, languages) -> bool:
-    """A word of one of the languages at all (wordfreq knows it, however rarely used)."""
+    """A word of one of the languages at all (wordfreq knows it, however rarely used, or its stem:
+    "dicadangkan" of cadang)."""
     if _zipf is None:
         return False
-    return max(_zipf(word, lang) for lang in (languages or ("en",))) > 0
+    languages = tuple(languages or ("en",))
+    if max(_zipf(word, lang) for lang in languages) > 0:
+        return True
+    return any(stem != word and max(_zipf(stem, lang) for lang in languages) > 0 for stem in (st(word) for st in _stemmers(languages)))
+
+
+@lru_cache(maxsize=8)
+def _stemmers(languages: tuple) -> list:
+    return stemmers(languages)
 
 
 def _rare(word: str, languages) -> bool:
