@@ -321,3 +321,23 @@ def test_a_word_of_the_languages_by_its_stem_is_no_name(shipped):
     # "dicadangkan" (benched) has no frequency of its own; its stem "cadang" has
     r = shipped("football").route("kenapa Dimas Setiawan jarang bikin gol belakangan ini? perlu dicadangkan?", today=TODAY).to_dict()
     assert r["status"] == "activated" and r["intent"] == "deep" and r["error"] is None
+
+
+# ------------------------------------------------------------ set 25's round
+
+@pytest.mark.parametrize("query", ["Customer asks: which invoices of mine are still unpaid?? 🙏",
+                                   "Ticket #4420 - which invoices are still unpaid"])
+def test_where_a_question_comes_from_is_no_part_of_it(shipped, query):
+    # before: "customer" in "Customer asks:" made it contact_list (activated)
+    r = shipped("accounting").route(query, today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == "invoice_list"
+
+
+def test_a_ticket_that_is_asked_about_is_still_asked_about(shipped):
+    r = shipped("powers").route("ticket PROJ-12, assign it to me", today=TODAY)
+    assert r.status.value == "activated" and r.matches[0].name == "jira"
+
+
+def test_an_invoice_named_by_its_own_number_is_that_invoice(shipped):
+    r = shipped("accounting").route("INV/2026/0042: line items, PPN and payment status", today=TODAY)
+    assert r.matches[0].name == "invoice_detail"

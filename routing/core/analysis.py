@@ -15,7 +15,7 @@ from operator import add, itemgetter, ne, sub
 
 from rapidfuzz.distance import OSA
 
-from routing.core.framing import clauses, contrast_spans, framing_spans, purpose_clauses
+from routing.core.framing import clauses, contrast_spans, framing_spans, preface_clause, purpose_clauses
 from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
@@ -192,11 +192,12 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     dates = tuple(find_dates(text, today=today, settings=index.date_settings, lexicon=index.date_lexicon)) if n and with_dates else ()
     lang_words = index.domain.words
     framed = framing_spans(words, lang_words.framing, lang_words.framing_anchors) if lang_words.framing else ()
-    if (lang_words.contrast_before or lang_words.contrast_after or lang_words.purpose) and n > 2:
-        # "not the profit - the actual cash", "before I approve a credit note, ...": a clause set aside asks nothing
+    if (lang_words.contrast_before or lang_words.contrast_after or lang_words.purpose or lang_words.preface) and n > 2:
+        # "not the profit - the actual cash", "before I approve a credit note, ...", "Customer asks: ...":
+        # a clause set aside asks nothing
         parts = clauses(norm, starts, ends)
         framed = [*framed, *contrast_spans(words, parts, lang_words.contrast_before, lang_words.contrast_after),
-                  *purpose_clauses(words, parts, lang_words.purpose)]
+                  *purpose_clauses(words, parts, lang_words.purpose), *preface_clause(words, parts, lang_words.preface)]
     if framed and dates:  # "for today's meeting": a date of the framing is no range of the data
         dates = tuple(d for d in dates if not _inside(_covered(d, new_starts, new_ends), framed))
     if len(dates) > 1 and lang_words.correction:

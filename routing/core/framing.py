@@ -130,3 +130,12 @@ def purpose_clauses(words: list[str], parts: list[tuple[int, int]], templates: t
         return []
     out = [(lo, hi) for lo, hi in parts if hi - lo > 1 and any((_match(t, words[lo:hi], 0, 0) or 0) > 0 for t in templates)]
     return out if len(out) < len(parts) else []
+
+
+def preface_clause(words: list[str], parts: list[tuple[int, int]], templates: tuple[Template, ...]) -> list[tuple[int, int]]:
+    """A first clause that only says where a question comes from ("Customer asks:", "From Budi:",
+    "Ticket #4420 -"): one of the `templates` (words.yaml `preface`) spans it whole, and a clause follows."""
+    if len(parts) < 2 or not templates:
+        return []
+    lo, hi = parts[0]
+    return [(lo, hi)] if any(_match(t, words[lo:hi], 0, 0) == hi - lo for t in templates) else []

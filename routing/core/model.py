@@ -193,6 +193,8 @@ class LanguageWords:
     past: tuple[str, ...] = ()
     # a clause that says what the answer is for ("before I approve ...", "deciding on ..."; words.yaml `purpose`)
     purpose: tuple = ()
+    # a first clause that says where the question comes from ("Customer asks:"; words.yaml `preface`)
+    preface: tuple = ()
 
 
 @dataclass(frozen=True)
