@@ -240,7 +240,7 @@ def _later_rules(index, units, tokens, text, date_spans, typed, framed):
     w = index.domain.words
     units = [replace(u, role="stop", kinds=()) if u.role != "stop" and any(a <= u.first and u.last <= b for a, b in framed) else u
              for u in units]
-    asked = framing_spans(typed, w.advice, w.advice_anchors)
+    asked = framing_spans(typed, index.advice, w.advice_anchors)
     nxt = next((u for u in units if asked and u.first >= asked[0][1] and u.role != "stop"), None)
     if asked and (nxt is None or not nxt.kinds):
         units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") else u for u in units]

@@ -341,3 +341,25 @@ def test_a_ticket_that_is_asked_about_is_still_asked_about(shipped):
 def test_an_invoice_named_by_its_own_number_is_that_invoice(shipped):
     r = shipped("accounting").route("INV/2026/0042: line items, PPN and payment status", today=TODAY)
     assert r.matches[0].name == "invoice_detail"
+
+
+def test_a_domain_whose_examples_ask_how_to_still_answers_how_to(lexicon_root, tmp_path):
+    # Banking77-style catalogs are made of how-to questions ("how do I activate my card?"): there the
+    # how-to rule is off, and such a question routes to its intent as before
+    from routing import load_router
+    from routing.quality.importer import import_labelled_csv
+
+    rows = ["text,category"]
+    for i, (q, label) in enumerate([("how do I activate my card", "activate_card"), ("how can I activate the new card", "activate_card"),
+                                    ("activate card please", "activate_card"), ("how do I change my pin", "change_pin"),
+                                    ("how can I reset my pin number", "change_pin"), ("change pin", "change_pin")] * 3):
+        rows.append(f"\"{q} {i}\",{label}")
+    csv = tmp_path / "cards.csv"
+    csv.write_text("\n".join(rows), encoding="utf-8")
+    import_labelled_csv(csv, "cards", root=lexicon_root, holdout=0)
+    r = load_router("cards", root=lexicon_root)
+    assert not r.index.advice
+    res = r.route("how do I activate my card", today=TODAY)
+    assert res.status.value != "not_found" and res.matches[0].name == "activate_card"
+    # and the shipped domains, whose examples ask no how-to question, keep the rule
+    assert load_router("accounting").index.advice

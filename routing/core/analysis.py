@@ -234,8 +234,8 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     if framed:  # "my lead asked me to": who asked, not what is wanted
         units = [replace(u, role="stop", kinds=()) if u.role != "stop" and _inside((u.first, u.last), framed) else u for u in units]
     advice = ""
-    if lang_words.advice:
-        asked = framing_spans(words, lang_words.advice, lang_words.advice_anchors)
+    if index.advice:
+        asked = framing_spans(words, index.advice, lang_words.advice_anchors)
         # "how do I reset my router": how the asker can do a thing, unless a verb of the tools follows ("how do I list ...")
         nxt = next((u for u in units if asked and u.first >= asked[0][1] and u.role != "stop"), None)
         if asked and (nxt is None or not nxt.kinds):

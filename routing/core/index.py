@@ -21,6 +21,7 @@ from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
 from routing.core.analysis import QueryAnalysis, analyze, read_word
 from routing.core.patterns import check_regex
+from routing.core.framing import framing_spans
 from routing.core.stems import Stems
 from routing.core.text import uninflected_forms, words
 from routing.core.typos import MIN_CORRECTABLE_LEN, TypoTargets, fuzzy_cutoff, is_common, wordfreq_languages
@@ -174,6 +175,10 @@ class RouterIndex:
         self.vowels = d.words.vowels
         self.shorthand = {f: w for f, w in d.words.shorthand if f not in self.phrase_words}  # a word the domain knows stays itself
         self.past_endings = tuple(d.words.past)  # words.yaml `past`: "issued" is no request to issue
+        # A domain whose own examples ask how to do a thing ("how do I activate my card?") answers such
+        # questions: the how-to rule (words.yaml `advice`) is for domains that answer none.
+        self.advice = () if d.words.advice and any(
+            framing_spans(words(ex), d.words.advice, d.words.advice_anchors) for t in self.tools for _, ex in t.examples) else d.words.advice
         self.past_forms: set[str] = set()  # such forms met so far (read_word adds them; routing.core.units reads them as stop words)
         self.reduplication = d.words.reduplication
         self._abbreviated: dict[tuple[str, str], list[str]] = defaultdict(list)  # (first, last letter) -> words, shortest first
