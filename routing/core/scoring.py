@@ -20,7 +20,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from routing.core.agreement import AGREEMENT_MIN_TERMS, content_terms, ruled_out_by_verbs, score_agreement  # noqa: F401 (re-exported)
-from routing.core.example_arrays import ExampleSignals, reachable_sum
+from routing.core.example_arrays import ExampleSignals
 from routing.core.analysis import record_number
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
@@ -230,25 +230,25 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     scores: dict[int, float] = {}
     reachable = 0.0
     arrays = index.example_arrays  # many examples: the same numbers as array work (routing.core.example_arrays)
-    if arrays is not None:  # the loop's sum without its postings
-        reachable = reachable_sum(features, idf, k1 + 1, index.example_unseen_share * index.unseen_idf * (k1 + 1))
-    else:
-        for f in features:
-            w = idf.get(f)
-            if w is None:
-                if "+" not in f and f[0] not in "~#":  # an unseen word (unseen bigrams, stop words, shapes say nothing)
-                    reachable += index.example_unseen_share * index.unseen_idf * (k1 + 1)
-                continue
-            reachable += w * (k1 + 1)
-            for t, tw in index.example_postings[f]:
-                scores[t] = scores.get(t, 0.0) + tw
+    if arrays is not None:  # the loop's sums without its postings, each feature's terms kept per feature
+        unseen = (index.example_unseen_share * index.example_vec_unseen) ** 2
+        reachable, words_only, squares = arrays.query_terms(idf, k1 + 1, index.example_unseen_share * index.unseen_idf * (k1 + 1),
+                                                            index.example_vec_idf, unseen).read(features)
+        sentences = sentence_features(a, index) if a.segments else []  # a question of several sentences
+        return arrays.score(index, features, reachable, words_only, math.sqrt(squares), sentences)
+    for f in features:
+        w = idf.get(f)
+        if w is None:
+            if "+" not in f and f[0] not in "~#":  # an unseen word (unseen bigrams, stop words, shapes say nothing)
+                reachable += index.example_unseen_share * index.unseen_idf * (k1 + 1)
+            continue
+        reachable += w * (k1 + 1)
+        for t, tw in index.example_postings[f]:
+            scores[t] = scores.get(t, 0.0) + tw
     sentences = sentence_features(a, index) if a.segments else []  # a question of several sentences
     vec_idf = index.example_vec_idf
     unseen = (index.example_unseen_share * index.example_vec_unseen) ** 2
     words_only = [f for f in features if "+" not in f and f[0] not in "~#"]
-    if arrays is not None:
-        qnorm = math.sqrt(sum(vec_idf[f] ** 2 if f in vec_idf else unseen for f in words_only))
-        return arrays.score(index, features, reachable, words_only, qnorm, sentences)
     if not scores:
         return {}
     if sentences:
