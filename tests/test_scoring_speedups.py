@@ -4,6 +4,7 @@ a branch are compared on Seal-Tools by scripts/speed_compare.py.)"""
 from __future__ import annotations
 
 import heapq
+import math
 import random
 from dataclasses import replace
 from types import SimpleNamespace
@@ -410,11 +411,12 @@ def test_token_rows_summed_through_the_float32_table_are_numpys_cast_sums():
                 max_size=30),
        st.dictionaries(st.sampled_from(["invoice", "card", "get", "a+b", "card+get", "~the", "#num", "rare"]),
                        st.floats(0.01, 12.0)),
+       st.dictionaries(st.sampled_from(["invoice", "card", "get", "rare", "unseen"]), st.floats(0.01, 12.0)),
        st.floats(1.0, 3.0), st.floats(0.0, 5.0))
-def test_reachable_sum_is_the_loops(features, idf, k1, unseen):
-    from routing.core.example_arrays import reachable_sum
+def test_query_terms_are_the_loops(features, idf, vec_idf, k1, unseen):
+    from routing.core.example_arrays import QueryTerms
 
-    reachable = 0.0  # score_example's loop, as it was
+    reachable = 0.0  # score_example's loops, as they were
     for f in features:
         w = idf.get(f)
         if w is None:
@@ -422,4 +424,11 @@ def test_reachable_sum_is_the_loops(features, idf, k1, unseen):
                 reachable += 0.25 * unseen * (k1 + 1)
             continue
         reachable += w * (k1 + 1)
-    assert reachable_sum(features, idf, k1 + 1, 0.25 * unseen * (k1 + 1)) == reachable
+    words_only = [f for f in features if "+" not in f and f[0] not in "~#"]
+    unseen_vec = (0.25 * unseen) ** 2
+    squares = sum(vec_idf[f] ** 2 if f in vec_idf else unseen_vec for f in words_only)
+    terms = QueryTerms(idf, k1 + 1, 0.25 * unseen * (k1 + 1), vec_idf, unseen_vec)
+    for _ in range(2):  # the second read from the per-feature terms kept by the first
+        got = terms.read(features)
+        assert (got[0], got[1], got[2]) == (reachable, words_only, squares)
+        assert math.copysign(1.0, got[0]) == math.copysign(1.0, reachable)

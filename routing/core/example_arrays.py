@@ -203,7 +203,7 @@ class QueryTerms:
         return remember(self._terms, f, (reach, word, v ** 2 if v is not None else self.unseen_vec))
 
     def read(self, features: list[str]) -> tuple[float, list[str], float]:
-        """(reachable_sum's value, the words among the features in order, the sum of their squared
+        """(score_example's `reachable`, the words among the features in order, the sum of their squared
         norm parts as score_example's sum() makes it). A skipped feature's 0.0 adds nothing to
         `reachable` (x + 0.0 == x; the sum starts at 0.0 and is never -0.0)."""
         terms = list(map(self._terms.get, features))
@@ -215,13 +215,6 @@ class QueryTerms:
 
 
 _reach, _is_word, _vec_part = itemgetter(0), itemgetter(1), itemgetter(2)
-
-
-def reachable_sum(features: list[str], idf: dict[str, float], kk: float, unseen_term: float) -> float:
-    """score_example's loop's `reachable` (0.0, then each known feature's idf x kk, each unseen word's
-    `unseen_term`, in order) as one reduce over the terms: the same additions, a third of the time."""
-    return reduce(add, [unseen_term if w is None else w * kk for f, w in zip(features, map(idf.get, features))
-                        if w is not None or ("+" not in f and f[0] not in "~#")], 0.0)
 
 
 def _lookup(postings: dict, size: int, share: float | None) -> dict:
