@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the lexicon mixes these classes in; only its type is needed
 _WORD = re.compile(r"\w+")
 _LEAD = re.compile(r"[^0-9]*")
 # A numeric date's separators: "2025-01-15", "1/3/2025", "15.03.2025", "2025/01", "03/2025".
+_ANY_DIGIT = re.compile("[0-9]").search  # one of "0123456789": a regex search, not a scan a digit
 _DIGIT_SEP = re.compile(r"[0-9][-/][0-9]|[0-9]\.[0-9]{1,2}\.[0-9]")
 _DASH = re.compile(r"[-~]\s*(\w+)")
 WORD_KEYS_LIMIT = 20_000  # words whose gate keys are kept (emptied when full)
@@ -147,7 +148,7 @@ class WordGate:
             for pieces, i in keys[1]:  # a word set of several pieces: all of them are words of the text
                 if pieces <= tokens:
                     out.add(i)
-        if any(c in lowered for c in "0123456789"):
+        if _ANY_DIGIT(lowered) is not None:
             out.add("digit")
             if _DIGIT_SEP.search(lowered):
                 out.add("digit_sep")
