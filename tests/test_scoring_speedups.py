@@ -390,20 +390,21 @@ def test_plain_wordpiece_gives_the_tokenizers_ids():
         assert _wordpiece(w.lower(), *enc._pieces) == enc.tokenizer.encode(w, add_special_tokens=False).ids, w
 
 
-def test_token_rows_summed_through_the_float32_table_are_numpys_cast_sums():
-    """encode converts the float16 rows by a 65,536-entry table: the same float32 sums, row after row."""
-    from routing.semantic.tokentable import token_table
+def test_token_rows_held_as_float32_are_the_float16_tables_sums():
+    """encode reads the float16 values held as float32: the same float32 sums as numpy's over the float16
+    rows cast (the table as it was held), row after row."""
+    from routing.semantic.tokentable import DEFAULT_TABLE_DIR, load_table, token_table
 
     enc = token_table()
     if enc is None:
         pytest.skip("no token table")
+    half = load_table(DEFAULT_TABLE_DIR).astype(np.float16)
+    assert enc.table.dtype == np.float32 and enc.table.tobytes() == half.astype(np.float32).tobytes()
     rng = np.random.default_rng(7)
     for n in (1, 2, 5, 40, 300):
         ids = rng.integers(0, len(enc.table), n).tolist()
-        want = enc.table[ids].sum(axis=0, dtype=np.float32)
-        assert np.add.reduce(enc._as32.take(enc._bits[ids]), axis=0).tobytes() == want.tobytes()
-    every = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
-    assert enc._as32.tobytes() == every.astype(np.float32).tobytes()
+        want = half[ids].sum(axis=0, dtype=np.float32)
+        assert np.add.reduce(enc.table.take(ids, axis=0), axis=0).tobytes() == want.tobytes()
 
 
 @settings(max_examples=200, deadline=None)
