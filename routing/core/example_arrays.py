@@ -207,14 +207,16 @@ class QueryTerms:
         norm parts as score_example's sum() makes it). A skipped feature's 0.0 adds nothing to
         `reachable` (x + 0.0 == x; the sum starts at 0.0 and is never -0.0)."""
         terms = list(map(self._terms.get, features))
-        if None in terms:
-            terms = [t if t is not None else self._term(f) for t, f in zip(terms, features)]
+        if None in terms:  # an unseen bigram (most of a new question's misses) adds nothing and is not kept
+            idf = self.idf
+            terms = [t if t is not None else _NOTHING if "+" in f and f not in idf else self._term(f) for t, f in zip(terms, features)]
         words = list(map(_is_word, terms))
         return (reduce(add, map(_reach, terms), 0.0), list(compress(features, words)),
                 sum(compress(map(_vec_part, terms), words)))
 
 
 _reach, _is_word, _vec_part = itemgetter(0), itemgetter(1), itemgetter(2)
+_NOTHING = (0.0, False, 0.0)  # an unseen bigram's terms: no reachable part, no word
 
 
 def _lookup(postings: dict, size: int, share: float | None) -> dict:
