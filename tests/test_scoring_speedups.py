@@ -170,7 +170,10 @@ def test_example_scores_and_example_only_sums_match_the_arrays_over_every_tool(s
         assert new.nearest == nearest
         assert [new.value(t) for t in range(arrays.n_tools)] == values.tolist()
         assert [t in new for t in range(arrays.n_tools)] == touched.tolist()
+        fresh = arrays.score(index, features, reachable, words_only, qnorm, sentences)  # no Signal built yet
+        assert [fresh.value_or_none(t) for t in range(arrays.n_tools)] == [v if h else None for v, h in zip(values.tolist(), touched)]
         assert [new.get(t) for t in range(arrays.n_tools)] == [new[t] if touched[t] else None for t in range(arrays.n_tools)]
+        assert [new.value_or_none(t) for t in range(arrays.n_tools)] == [new[t].value if touched[t] else None for t in range(arrays.n_tools)]
         assert new.values.tobytes() == values.tobytes() and new.touched.tobytes() == touched.tobytes()
         for _ in range(6):
             fits = rng.choice([[0.4, 0.4, 0.4], [0.0, 0.0, 0.0], [0.4, 0.6, 0.0], [1.0, 1.0, 1.0]])

@@ -350,23 +350,34 @@ class ExampleSignals(Mapping):
             return 0 <= t < len(self._scores.full) and self._scores.at(t) > 0
         return 0 <= t < len(self._touched) and bool(self._touched[t])
 
+    def _build(self, t: int):
+        from routing.core.scoring import Signal
+
+        value = self.value(t)
+        e = self.nearest.get(t, (0.0, -1))[1]
+        sig = self._built[t] = Signal(value=value, parts={"example": value}, evidence=[f'"{self.texts[e]}"'] if e >= 0 else [])
+        return sig
+
     def __getitem__(self, t: int):
         sig = self._built.get(t)
         if sig is None:
             if not self._has(t):
                 raise KeyError(t)
-            from routing.core.scoring import Signal
-
-            value = self.value(t)
-            e = self.nearest.get(t, (0.0, -1))[1]
-            sig = self._built[t] = Signal(value=value, parts={"example": value}, evidence=[f'"{self.texts[e]}"'] if e >= 0 else [])
+            sig = self._build(t)
         return sig
 
     def get(self, t: int, default=None):
         sig = self._built.get(t)
         if sig is not None:
             return sig
-        return self[t] if self._has(t) else default
+        return self._build(t) if self._has(t) else default
+
+    def value_or_none(self, t: int) -> float | None:
+        """get(t).value, without building the Signal where it is not built (a sum needs the value alone)."""
+        sig = self._built.get(t)
+        if sig is not None:
+            return sig.value
+        return self.value(t) if self._has(t) else None
 
     def __iter__(self):
         return iter(self.touched.nonzero()[0].tolist())
