@@ -378,11 +378,8 @@ def stronger_for(index: RouterIndex, weights: Weights, than: list[Scored], keywo
 def _weighted_sum(t: int, tools, weights: Weights, keyword, action, pattern, example, semantic, learned) -> float:
     """One candidate's weighted sum of its signals, less the typo penalty (before the cap of 1)."""
     k, p, m, lm = keyword.get(t), pattern.get(t), semantic.get(t), learned.get(t)
-    if type(example) is ExampleSignals:  # the value alone: its Signal (evidence) made only where a breakdown reads it
-        e = example.value_or_none(t)
-    else:
-        e = example.get(t)
-        e = e.value if e is not None else None
+    # the example's value alone: its Signal (evidence) made only where a breakdown reads it
+    e = example.value_or_none(t) if type(example) is ExampleSignals else getattr(example.get(t), "value", None)
     fuzzy_hits = max(k.fuzzy_hits if k else 0, p.fuzzy_hits if p else 0)
     return ((weights.keyword * k.value if k else 0.0)
             + (weights.pattern * p.value if p else 0.0)

@@ -26,10 +26,9 @@ if TYPE_CHECKING:  # the lexicon mixes these classes in; only its type is needed
 
 
 
-_WORD = re.compile(r"\w+")
+_WORD, _ANY_DIGIT = re.compile(r"\w+"), re.compile("[0-9]").search  # a digit by one search, not a scan a digit
 _LEAD = re.compile(r"[^0-9]*")
 # A numeric date's separators: "2025-01-15", "1/3/2025", "15.03.2025", "2025/01", "03/2025".
-_ANY_DIGIT = re.compile("[0-9]").search  # one of "0123456789": a regex search, not a scan a digit
 _DIGIT_SEP = re.compile(r"[0-9][-/][0-9]|[0-9]\.[0-9]{1,2}\.[0-9]")
 _DASH = re.compile(r"[-~]\s*(\w+)")
 WORD_KEYS_LIMIT = 20_000  # words whose gate keys are kept (emptied when full)
