@@ -432,3 +432,45 @@ def test_a_common_word_read_from_the_word_list_is_zipfs_verdict():
         words += ["Invoice", "INVOICE", "ec2", "2024", "café", "don't", "straße", "a_b", ""]
         for w in words:
             assert is_common(w, lang) == (zipf(w, lang) >= REAL_WORD_ZIPF), (w, lang)
+
+
+def _glued_names_loop(units, tokens, text):
+    """routing.core.units.glued_names as it was, without the look at the glue characters first."""
+    from dataclasses import replace
+
+    from routing.core.units import GLUE, MIN_NAME_PART
+
+    n = len(tokens)
+    group = list(range(n))
+    for i in range(n - 1):
+        sep = text[tokens[i].end : tokens[i + 1].start]
+        if len(sep) == 1 and sep in GLUE:
+            group[i + 1] = group[i]
+    named = {group[u.first] for u in units if u.role == "literal" and group[u.first] == group[u.last - 1]
+             and (group[u.first] != u.first or (u.last < n and group[u.last] == group[u.first]))
+             and len(u.surface) >= MIN_NAME_PART and any(ch.isalpha() for ch in u.surface)}
+    if not named:
+        return units
+    return [replace(u, role="literal", key=u.surface, kinds=()) if u.role == "concept" and group[u.first] in named
+            and group[u.last - 1] == group[u.first] else u for u in units]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["invoice", "archive", "s3", "notes", "txt", "pre", "2026", "bucket"]),
+                          st.sampled_from([" ", "-", "_", ".", "/", ". ", " - ", "--", ",", "./", ""])), max_size=8),
+       st.lists(st.sampled_from(["literal", "concept", "stop"]), min_size=8, max_size=8))
+def test_glued_names_looks_only_where_it_can_glue(parts, roles):
+    from routing.core.text import tokenize
+
+    text = "".join(w + sep for w, sep in parts)
+    tokens = tokenize(text)
+    units = [Unit(roles[i % len(roles)], t.text, t.text, i, i + 1) for i, t in enumerate(tokens)]
+    assert glued_names(units, tokens, text) == _glued_names_loop(units, tokens, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab 09.-²٣७x€"), max_size=20) | st.text(max_size=20))
+def test_has_digit_is_isdigit(text):
+    from routing.core.analysis import _has_digit
+
+    assert _has_digit(text) == any(ch.isdigit() for ch in text)

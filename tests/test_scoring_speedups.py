@@ -4,6 +4,7 @@ a branch are compared on Seal-Tools by scripts/speed_compare.py.)"""
 from __future__ import annotations
 
 import heapq
+import math
 import random
 from dataclasses import replace
 from types import SimpleNamespace
@@ -169,7 +170,10 @@ def test_example_scores_and_example_only_sums_match_the_arrays_over_every_tool(s
         assert new.nearest == nearest
         assert [new.value(t) for t in range(arrays.n_tools)] == values.tolist()
         assert [t in new for t in range(arrays.n_tools)] == touched.tolist()
+        fresh = arrays.score(index, features, reachable, words_only, qnorm, sentences)  # no Signal built yet
+        assert [fresh.value_or_none(t) for t in range(arrays.n_tools)] == [v if h else None for v, h in zip(values.tolist(), touched)]
         assert [new.get(t) for t in range(arrays.n_tools)] == [new[t] if touched[t] else None for t in range(arrays.n_tools)]
+        assert [new.value_or_none(t) for t in range(arrays.n_tools)] == [new[t].value if touched[t] else None for t in range(arrays.n_tools)]
         assert new.values.tobytes() == values.tobytes() and new.touched.tobytes() == touched.tobytes()
         for _ in range(6):
             fits = rng.choice([[0.4, 0.4, 0.4], [0.0, 0.0, 0.0], [0.4, 0.6, 0.0], [1.0, 1.0, 1.0]])
@@ -389,20 +393,21 @@ def test_plain_wordpiece_gives_the_tokenizers_ids():
         assert _wordpiece(w.lower(), *enc._pieces) == enc.tokenizer.encode(w, add_special_tokens=False).ids, w
 
 
-def test_token_rows_summed_through_the_float32_table_are_numpys_cast_sums():
-    """encode converts the float16 rows by a 65,536-entry table: the same float32 sums, row after row."""
-    from routing.semantic.tokentable import token_table
+def test_token_rows_held_as_float32_are_the_float16_tables_sums():
+    """encode reads the float16 values held as float32: the same float32 sums as numpy's over the float16
+    rows cast (the table as it was held), row after row."""
+    from routing.semantic.tokentable import DEFAULT_TABLE_DIR, load_table, token_table
 
     enc = token_table()
     if enc is None:
         pytest.skip("no token table")
+    half = load_table(DEFAULT_TABLE_DIR).astype(np.float16)
+    assert enc.table.dtype == np.float32 and enc.table.tobytes() == half.astype(np.float32).tobytes()
     rng = np.random.default_rng(7)
     for n in (1, 2, 5, 40, 300):
         ids = rng.integers(0, len(enc.table), n).tolist()
-        want = enc.table[ids].sum(axis=0, dtype=np.float32)
-        assert np.add.reduce(enc._as32.take(enc._bits[ids]), axis=0).tobytes() == want.tobytes()
-    every = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
-    assert enc._as32.tobytes() == every.astype(np.float32).tobytes()
+        want = half[ids].sum(axis=0, dtype=np.float32)
+        assert np.add.reduce(enc.table.take(ids, axis=0), axis=0).tobytes() == want.tobytes()
 
 
 @settings(max_examples=200, deadline=None)
@@ -410,11 +415,12 @@ def test_token_rows_summed_through_the_float32_table_are_numpys_cast_sums():
                 max_size=30),
        st.dictionaries(st.sampled_from(["invoice", "card", "get", "a+b", "card+get", "~the", "#num", "rare"]),
                        st.floats(0.01, 12.0)),
+       st.dictionaries(st.sampled_from(["invoice", "card", "get", "rare", "unseen"]), st.floats(0.01, 12.0)),
        st.floats(1.0, 3.0), st.floats(0.0, 5.0))
-def test_reachable_sum_is_the_loops(features, idf, k1, unseen):
-    from routing.core.example_arrays import reachable_sum
+def test_query_terms_are_the_loops(features, idf, vec_idf, k1, unseen):
+    from routing.core.example_arrays import QueryTerms
 
-    reachable = 0.0  # score_example's loop, as it was
+    reachable = 0.0  # score_example's loops, as they were
     for f in features:
         w = idf.get(f)
         if w is None:
@@ -422,4 +428,11 @@ def test_reachable_sum_is_the_loops(features, idf, k1, unseen):
                 reachable += 0.25 * unseen * (k1 + 1)
             continue
         reachable += w * (k1 + 1)
-    assert reachable_sum(features, idf, k1 + 1, 0.25 * unseen * (k1 + 1)) == reachable
+    words_only = [f for f in features if "+" not in f and f[0] not in "~#"]
+    unseen_vec = (0.25 * unseen) ** 2
+    squares = sum(vec_idf[f] ** 2 if f in vec_idf else unseen_vec for f in words_only)
+    terms = QueryTerms(idf, k1 + 1, 0.25 * unseen * (k1 + 1), vec_idf, unseen_vec)
+    for _ in range(2):  # the second read from the per-feature terms kept by the first
+        got = terms.read(features)
+        assert (got[0], got[1], got[2]) == (reachable, words_only, squares)
+        assert math.copysign(1.0, got[0]) == math.copysign(1.0, reachable)

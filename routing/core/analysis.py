@@ -26,6 +26,12 @@ from routing.core.wordcache import remember
 from routing.dates import DateRange, find_dates
 
 _group, _start, _end, _span = itemgetter(0), re.Match.start, re.Match.end, re.Match.span  # as bare functions, to map over matches
+_ASCII_DIGIT = re.compile(r"[0-9]").search
+
+
+def _has_digit(text: str) -> bool:
+    """any(ch.isdigit() for ch in text): in ASCII text the digits are 0-9, found by one regex search."""
+    return _ASCII_DIGIT(text) is not None if text.isascii() else any(ch.isdigit() for ch in text)
 
 
 @dataclass(frozen=True)
@@ -225,7 +231,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         units = glued_names(units, tokens, text)
     numbers = index.domain.words.numbers
     quantities = None  # read here only for a request to write; routing.core.params reads them otherwise
-    if (numbers.plus or numbers.percent) and any(ch.isdigit() for ch in text) and asks_to_write(units):
+    if (numbers.plus or numbers.percent) and _has_digit(text) and asks_to_write(units):
         # "2 lakh plus GST", "18% GST": the term says what the amount holds, it asks for nothing
         quantities = quantities_in(text, tokens, [d.span for d in dates], numbers)
         held = amount_qualifiers(text, tokens, units, quantities, numbers)

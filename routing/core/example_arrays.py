@@ -24,7 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import reduce
-from operator import add
+from itertools import compress
+from operator import add, itemgetter
+
+from routing.core.wordcache import remember
 
 MIN_EXAMPLES = 1000  # below this, the loops are as fast and numpy need not be imported
 # A posting this long (a share of the vector it is added into) is kept as a dense vector: one vector
@@ -42,6 +45,7 @@ class ExampleArrays:
         self.n_examples = n_examples
         self.tool_lookup = _lookup(tool_postings, n_tools, DENSE_SHARE)
         self.word_lookup = _lookup(word_postings, n_examples + 1, None)  # postings only (no dense vectors)
+        self._query_terms = None  # score_example's per-feature terms (QueryTerms), made on the first question
         # Each tool's examples as a row of example ids padded with n_examples (a slot that reads
         # -1.0, below any dot product), so the leaders' nearest examples are one argmax per row;
         # None when one tool's many examples would make the table much larger than the examples.
@@ -137,6 +141,13 @@ class ExampleArrays:
         nearest = self.nearest(words_only, leaders, qnorm)
         return ExampleSignals.of_scores(fused, index.example_tool_share, reachable or 1.0, nearest, index.example_text, ranked)
 
+    def query_terms(self, idf: dict, kk: float, unseen_term: float, vec_idf: dict, unseen_vec: float) -> "QueryTerms":
+        """The per-feature terms of score_example's sums for these constants (made again where they change)."""
+        terms = self._query_terms
+        if terms is None or not terms.same(idf, kk, unseen_term, vec_idf, unseen_vec):
+            terms = self._query_terms = QueryTerms(idf, kk, unseen_term, vec_idf, unseen_vec)
+        return terms
+
     def tool_scores(self, features) -> "np.ndarray":
         """The tool documents' BM25 score of each tool for these features."""
         return _sums(features, self.tool_lookup, self.n_tools)
@@ -170,11 +181,42 @@ class ExampleArrays:
         return out
 
 
-def reachable_sum(features: list[str], idf: dict[str, float], kk: float, unseen_term: float) -> float:
-    """score_example's loop's `reachable` (0.0, then each known feature's idf x kk, each unseen word's
-    `unseen_term`, in order) as one reduce over the terms: the same additions, a third of the time."""
-    return reduce(add, [unseen_term if w is None else w * kk for f, w in zip(features, map(idf.get, features))
-                        if w is not None or ("+" not in f and f[0] not in "~#")], 0.0)
+class QueryTerms:
+    """score_example's per-feature terms, kept per feature (bounded, routing.core.wordcache): its
+    `reachable` term (idf x kk for a known feature, `unseen_term` for an unseen word, 0.0 for an unseen
+    bigram, stop word or shape), whether it is a word, and its part of the query vector's squared norm
+    (vec_idf squared, or `unseen_vec` where unseen). A question's sums then read each feature once, in C."""
+
+    def __init__(self, idf: dict, kk: float, unseen_term: float, vec_idf: dict, unseen_vec: float):
+        self.idf, self.kk, self.unseen_term, self.vec_idf, self.unseen_vec = idf, kk, unseen_term, vec_idf, unseen_vec
+        self._terms: dict[str, tuple[float, bool, float]] = {}
+
+    def same(self, idf: dict, kk: float, unseen_term: float, vec_idf: dict, unseen_vec: float) -> bool:
+        return (idf is self.idf and vec_idf is self.vec_idf and kk == self.kk and unseen_term == self.unseen_term
+                and unseen_vec == self.unseen_vec)
+
+    def _term(self, f: str) -> tuple[float, bool, float]:
+        w = self.idf.get(f)
+        word = "+" not in f and f[0] not in "~#"
+        reach = w * self.kk if w is not None else (self.unseen_term if word else 0.0)
+        v = self.vec_idf.get(f) if word else None
+        return remember(self._terms, f, (reach, word, v ** 2 if v is not None else self.unseen_vec))
+
+    def read(self, features: list[str]) -> tuple[float, list[str], float]:
+        """(score_example's `reachable`, the words among the features in order, the sum of their squared
+        norm parts as score_example's sum() makes it). A skipped feature's 0.0 adds nothing to
+        `reachable` (x + 0.0 == x; the sum starts at 0.0 and is never -0.0)."""
+        terms = list(map(self._terms.get, features))
+        if None in terms:  # an unseen bigram (most of a new question's misses) adds nothing and is not kept
+            idf = self.idf
+            terms = [t if t is not None else _NOTHING if "+" in f and f not in idf else self._term(f) for t, f in zip(terms, features)]
+        words = list(map(_is_word, terms))
+        return (reduce(add, map(_reach, terms), 0.0), list(compress(features, words)),
+                sum(compress(map(_vec_part, terms), words)))
+
+
+_reach, _is_word, _vec_part = itemgetter(0), itemgetter(1), itemgetter(2)
+_NOTHING = (0.0, False, 0.0)  # an unseen bigram's terms: no reachable part, no word
 
 
 def _lookup(postings: dict, size: int, share: float | None) -> dict:
@@ -308,23 +350,34 @@ class ExampleSignals(Mapping):
             return 0 <= t < len(self._scores.full) and self._scores.at(t) > 0
         return 0 <= t < len(self._touched) and bool(self._touched[t])
 
+    def _build(self, t: int):
+        from routing.core.scoring import Signal
+
+        value = self.value(t)
+        e = self.nearest.get(t, (0.0, -1))[1]
+        sig = self._built[t] = Signal(value=value, parts={"example": value}, evidence=[f'"{self.texts[e]}"'] if e >= 0 else [])
+        return sig
+
     def __getitem__(self, t: int):
         sig = self._built.get(t)
         if sig is None:
             if not self._has(t):
                 raise KeyError(t)
-            from routing.core.scoring import Signal
-
-            value = self.value(t)
-            e = self.nearest.get(t, (0.0, -1))[1]
-            sig = self._built[t] = Signal(value=value, parts={"example": value}, evidence=[f'"{self.texts[e]}"'] if e >= 0 else [])
+            sig = self._build(t)
         return sig
 
     def get(self, t: int, default=None):
         sig = self._built.get(t)
         if sig is not None:
             return sig
-        return self[t] if self._has(t) else default
+        return self._build(t) if self._has(t) else default
+
+    def value_or_none(self, t: int) -> float | None:
+        """get(t).value, without building the Signal where it is not built (a sum needs the value alone)."""
+        sig = self._built.get(t)
+        if sig is not None:
+            return sig.value
+        return self.value(t) if self._has(t) else None
 
     def __iter__(self):
         return iter(self.touched.nonzero()[0].tolist())

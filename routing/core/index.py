@@ -249,6 +249,7 @@ class RouterIndex:
                     from_example.append(real)
         self.example_vocab = frozenset(k for keys in key_lists for k in keys)
         self._fold_cache: dict[str, str | None] = {}  # _fold_example_key() per key, now that the vocabulary is final
+        self._folded: dict[str, str] = {}  # example_features' form of each key (_fold_example_key() or the key)
         bags = [set(self.example_features(keys, extras)) for keys, extras in zip(key_lists, extra_lists)]
         vw = self.domain.settings.weights.example_verb_weight
         self.example_verbs = frozenset(" ".join(k) for k, e in self.phrases.items() if e.kinds and not e.concept)
@@ -310,8 +311,10 @@ class RouterIndex:
     def example_features(self, keys, extras=()) -> list[str]:
         """Unigram keys ("cards" folded onto "card" when the examples use "card"), bigrams ("a+b")
         and the weaker extras (stop words, number shapes)."""
-        folded = [self._fold_example_key(k) or k for k in keys]
-        return folded + [f"{x}+{y}" for x, y in zip(folded, folded[1:])] + list(extras)
+        folded = list(map(self._folded.get, keys))  # each key's example form, kept per key (a look-up a key)
+        if None in folded:
+            folded = [f if f is not None else _remember(self._folded, k, self._fold_example_key(k) or k) for f, k in zip(folded, keys)]
+        return folded + list(map("+".join, zip(folded, folded[1:]))) + list(extras)  # "+".join((x, y)) == f"{x}+{y}"
 
     def _fold_example_key(self, key: str) -> str | None:
         if key in self._fold_cache:

@@ -20,7 +20,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from routing.core.agreement import AGREEMENT_MIN_TERMS, content_terms, ruled_out_by_verbs, score_agreement  # noqa: F401 (re-exported)
-from routing.core.example_arrays import ExampleSignals, reachable_sum
+from routing.core.example_arrays import ExampleSignals
 from routing.core.analysis import record_number
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
@@ -230,25 +230,25 @@ def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:
     scores: dict[int, float] = {}
     reachable = 0.0
     arrays = index.example_arrays  # many examples: the same numbers as array work (routing.core.example_arrays)
-    if arrays is not None:  # the loop's sum without its postings
-        reachable = reachable_sum(features, idf, k1 + 1, index.example_unseen_share * index.unseen_idf * (k1 + 1))
-    else:
-        for f in features:
-            w = idf.get(f)
-            if w is None:
-                if "+" not in f and f[0] not in "~#":  # an unseen word (unseen bigrams, stop words, shapes say nothing)
-                    reachable += index.example_unseen_share * index.unseen_idf * (k1 + 1)
-                continue
-            reachable += w * (k1 + 1)
-            for t, tw in index.example_postings[f]:
-                scores[t] = scores.get(t, 0.0) + tw
+    if arrays is not None:  # the loop's sums without its postings, each feature's terms kept per feature
+        unseen = (index.example_unseen_share * index.example_vec_unseen) ** 2
+        reachable, words_only, squares = arrays.query_terms(idf, k1 + 1, index.example_unseen_share * index.unseen_idf * (k1 + 1),
+                                                            index.example_vec_idf, unseen).read(features)
+        sentences = sentence_features(a, index) if a.segments else []  # a question of several sentences
+        return arrays.score(index, features, reachable, words_only, math.sqrt(squares), sentences)
+    for f in features:
+        w = idf.get(f)
+        if w is None:
+            if "+" not in f and f[0] not in "~#":  # an unseen word (unseen bigrams, stop words, shapes say nothing)
+                reachable += index.example_unseen_share * index.unseen_idf * (k1 + 1)
+            continue
+        reachable += w * (k1 + 1)
+        for t, tw in index.example_postings[f]:
+            scores[t] = scores.get(t, 0.0) + tw
     sentences = sentence_features(a, index) if a.segments else []  # a question of several sentences
     vec_idf = index.example_vec_idf
     unseen = (index.example_unseen_share * index.example_vec_unseen) ** 2
     words_only = [f for f in features if "+" not in f and f[0] not in "~#"]
-    if arrays is not None:
-        qnorm = math.sqrt(sum(vec_idf[f] ** 2 if f in vec_idf else unseen for f in words_only))
-        return arrays.score(index, features, reachable, words_only, qnorm, sentences)
     if not scores:
         return {}
     if sentences:
@@ -377,12 +377,14 @@ def stronger_for(index: RouterIndex, weights: Weights, than: list[Scored], keywo
 
 def _weighted_sum(t: int, tools, weights: Weights, keyword, action, pattern, example, semantic, learned) -> float:
     """One candidate's weighted sum of its signals, less the typo penalty (before the cap of 1)."""
-    k, p, e, m, lm = keyword.get(t), pattern.get(t), example.get(t), semantic.get(t), learned.get(t)
+    k, p, m, lm = keyword.get(t), pattern.get(t), semantic.get(t), learned.get(t)
+    # the example's value alone: its Signal (evidence) made only where a breakdown reads it
+    e = example.value_or_none(t) if type(example) is ExampleSignals else getattr(example.get(t), "value", None)
     fuzzy_hits = max(k.fuzzy_hits if k else 0, p.fuzzy_hits if p else 0)
     return ((weights.keyword * k.value if k else 0.0)
             + (weights.pattern * p.value if p else 0.0)
             + weights.action * action.get(tools[t].kind, (0.0, ""))[0]
-            + (weights.example * e.value if e else 0.0)
+            + (weights.example * e if e is not None else 0.0)
             + (weights.semantic * m.value if m else 0.0)
             + (weights.learned * lm.value if lm else 0.0)
             - weights.fuzzy_penalty * fuzzy_hits)

@@ -2,8 +2,11 @@
 phrase, else a literal word): the step of RouterIndex.analyze after typo correction."""
 from __future__ import annotations
 
+import re
 import weakref
+from bisect import bisect_left
 from dataclasses import dataclass, replace
+from operator import attrgetter
 
 from routing.core.fastinit import fast_frozen_init
 from routing.core.joined import address_end, amount_end
@@ -279,6 +282,7 @@ def group_units(index, tokens, in_date: list[bool], corrected: set[int], text: s
 
 
 GLUE = frozenset("-_./")  # one of these between two words, no space: one name ("invoices-archive")
+_end_of = attrgetter("end")
 MIN_NAME_PART = 4  # an unknown part this long makes a name; shorter ones are prefixes ("pre-", "re-", "e-")
 
 
@@ -287,6 +291,8 @@ def glued_names(units: list[Unit], tokens, text: str) -> list[Unit]:
     "payments-service", "notes.txt") name a thing, not a topic: a concept inside such a name is
     read as the name's word (a literal), so "the S3 bucket invoices-archive" asks no invoice tool."""
     n = len(tokens)
+    if not _glued_at_all(tokens, text):
+        return units  # no word glued to the next: every group is one token, and no name is made
     group = list(range(n))
     for i in range(n - 1):
         sep = text[tokens[i].end : tokens[i + 1].start]
@@ -299,6 +305,23 @@ def glued_names(units: list[Unit], tokens, text: str) -> list[Unit]:
         return units
     return [replace(u, role="literal", key=u.surface, kinds=()) if u.role == "concept" and group[u.first] in named
             and group[u.last - 1] == group[u.first] else u for u in units]
+
+
+_GLUE_RE = re.compile("[" + re.escape("".join(sorted(GLUE))) + "]")
+
+
+def _glued_at_all(tokens, text: str) -> bool:
+    """Whether some token is followed by one GLUE character and then the next token (glued_names'
+    loop's test), read at the few glue characters of the text (mostly a sentence's full stop)."""
+    ends = None
+    for m in _GLUE_RE.finditer(text):
+        if ends is None:
+            ends = list(map(_end_of, tokens))
+        p = m.start()
+        i = bisect_left(ends, p)
+        if i + 1 < len(tokens) and ends[i] == p and tokens[i + 1].start == p + 1:
+            return True
+    return False
 
 
 def unit_features(units, tokens, text: str) -> tuple[list[str], list[str]]:

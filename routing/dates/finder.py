@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the lexicon mixes these classes in; only its type is needed
 
 
 
-_WORD = re.compile(r"\w+")
+_WORD, _ANY_DIGIT = re.compile(r"\w+"), re.compile("[0-9]").search  # a digit by one search, not a scan a digit
 _LEAD = re.compile(r"[^0-9]*")
 # A numeric date's separators: "2025-01-15", "1/3/2025", "15.03.2025", "2025/01", "03/2025".
 _DIGIT_SEP = re.compile(r"[0-9][-/][0-9]|[0-9]\.[0-9]{1,2}\.[0-9]")
@@ -147,7 +147,7 @@ class WordGate:
             for pieces, i in keys[1]:  # a word set of several pieces: all of them are words of the text
                 if pieces <= tokens:
                     out.add(i)
-        if any(c in lowered for c in "0123456789"):
+        if _ANY_DIGIT(lowered) is not None:
             out.add("digit")
             if _DIGIT_SEP.search(lowered):
                 out.add("digit_sep")

@@ -9,7 +9,7 @@ the transformer's sentence vector, on random word sequences drawn from wordfreq 
 Indonesian; no evaluation data set), starting from each token's own transformer vector
 ([CLS] token [SEP], mean-pooled), then each whole-word token's row weighted a / (a + p), p its
 wordfreq frequency (English or Indonesian, the larger; a = 0.003), in `weights.safetensors`. Stored as int8 with one float scale a row (11.8 MB for 30,522
-tokens x 384), held in memory as float16 (23 MB).
+tokens x 384), rounded to float16 and held in memory as float32 (47 MB: read without a conversion).
 
 Loaded once per process (`token_table()`); `name` names the table and `sha256` its file, so a cache
 of vectors made with it (the dense list's `.dense.npz`, the per-text SQLite cache) is never read
@@ -100,12 +100,10 @@ class TokenTableEncoder:
         path = Path(path) if path else DEFAULT_TABLE_DIR
         if not (path / TABLE_FILE).is_file():
             raise FileNotFoundError(f"no token table at {path} (python scripts/train_token_table.py makes it)")
-        self.table = load_table(path).astype(np.float16)  # half the memory (23 MB); rows summed in float32
-        # Each float16 bit pattern's float32 (65,536 of them, 256 kB): a question's rows converted by one
-        # take, the same floats as numpy's cast (the table is made by it), which converts an element at a
-        # time here (no F16C): ~84 rows of 384 a Seal-Tools question, ~100 -> ~60 us.
-        self._bits = self.table.view(np.uint16)
-        self._as32 = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float32)
+        # The float16 values (the vectors' numbers), held as float32 (47 MB): a question's rows are read
+        # with one take, no conversion (in a route, the float16 rows through a 65,536-entry float32 table
+        # cost ~55-90 us more a question, most of it cache misses of the conversion).
+        self.table = load_table(path).astype(np.float16).astype(np.float32)
         self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()
@@ -154,8 +152,8 @@ class TokenTableEncoder:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for i, text in enumerate(texts):
             ids = self.token_ids(text)
-            if ids:  # table[ids].sum(axis=0, dtype=float32): the rows added in order, in float32
-                out[i] = np.add.reduce(self._as32.take(self._bits[ids]), axis=0)
+            if ids:  # table[ids].sum(axis=0): the rows added in order, in float32
+                out[i] = np.add.reduce(self.table.take(ids, axis=0), axis=0)
         norms = np.sqrt(np.add.reduce(out * out, axis=1, keepdims=True))  # np.linalg.norm's own sums, without its checks
         norms[norms == 0] = 1.0
         out /= norms
