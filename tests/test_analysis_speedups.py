@@ -87,6 +87,11 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         if w in self.phrase_words:
             replaced.append(w)
             continue
+        if w in self.shorthand:  # "brp" -> berapa (words.yaml `shorthand`): read as the word itself
+            new, fix = read_word(self, self.shorthand[w], correct)
+            if fix is None:
+                replaced.append(new)
+                continue
         if tok.is_number:  # a term doubled with its language's mark ("barang2") is the term (read_word's rule)
             replaced.append(read_word(self, w, correct)[0])
             continue
@@ -99,7 +104,11 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
             continue
         form = self.stems.known_form(w) if self.stems else None
         if form is not None:  # "transferring" -> "transfer": a form of a word we know, no typo
-            replaced.append(self.lemma(form) or form)
+            reading = self.lemma(form) or form
+            if self.past_endings and w.endswith(self.past_endings) and self.asks_only(reading):
+                self.past_forms.add(w)  # "issued": the past of a verb that asks (words.yaml `past`)
+                reading = w
+            replaced.append(reading)
             continue
         fix = self.correct(w) if correct and not self.is_real_word(w) else None
         if fix is None and correct and not self.is_real_word(w):
