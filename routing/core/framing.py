@@ -79,11 +79,16 @@ def framing_spans(words: list[str], templates: tuple[Template, ...], anchors: fr
     longest at each start (every span holds its template's required words: parse_template sees to it)."""
     if not templates or anchors.isdisjoint(words):
         return []
+    present = set(words)
+    # a template can match only where each of its required slots of words has a word in the question
+    live = [t for t in templates if all(s.optional or s.words is None or not s.words.isdisjoint(present) for s in t)]
+    if not live:
+        return []
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(words):
         end = None
-        for t in templates:
+        for t in live:
             e = _match(t, words, 0, i)
             if e is not None and e > i and (end is None or e > end):
                 end = e
