@@ -198,7 +198,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     dates = tuple(find_dates(text, today=today, settings=index.date_settings, lexicon=index.date_lexicon)) if n and with_dates else ()
     lang_words = index.domain.words
     framed = framing_spans(words, lang_words.framing, lang_words.framing_anchors) if lang_words.framing else ()
-    if (lang_words.contrast_before or lang_words.contrast_after or lang_words.purpose or lang_words.preface) and n > 2:
+    if n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words)):
         # "not the profit - the actual cash", "before I approve a credit note, ...", "Customer asks: ...":
         # a clause set aside asks nothing
         parts = clauses(norm, starts, ends)

@@ -21,7 +21,7 @@ from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
 from routing.core.analysis import QueryAnalysis, analyze, read_word
 from routing.core.patterns import check_regex
-from routing.core.framing import framing_spans
+from routing.core.framing import anchor_words, framing_spans
 from routing.core.stems import Stems
 from routing.core.text import uninflected_forms, words
 from routing.core.typos import MIN_CORRECTABLE_LEN, TypoTargets, fuzzy_cutoff, is_common, wordfreq_languages
@@ -175,6 +175,13 @@ class RouterIndex:
         self.vowels = d.words.vowels
         self.shorthand = {f: w for f, w in d.words.shorthand if f not in self.phrase_words}  # a word the domain knows stays itself
         self.past_endings = tuple(d.words.past)  # words.yaml `past`: "issued" is no request to issue
+        # the words without one of which a question has no clause to set aside (routing.core.framing):
+        # a contrast word, a purpose's words, or a preface's first word at the question's start
+        w = d.words
+        self.clause_words = w.contrast_before | w.contrast_after | anchor_words(w.purpose)
+        self.preface_firsts = frozenset().union(*(t[0].words for t in w.preface if t[0].words is not None))
+        if any(t[0].optional or t[0].words is None for t in w.preface):
+            self.clause_words = None  # a preface may start with any word: every question is split
         # A domain whose own examples ask how to do a thing ("how do I activate my card?") answers such
         # questions: the how-to rule (words.yaml `advice`) is for domains that answer none.
         self.advice = () if d.words.advice and any(
