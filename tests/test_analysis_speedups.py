@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
 
 from routing import Router
-from routing.core.analysis import QueryAnalysis, read_word
+from routing.core.analysis import QueryAnalysis, asked_advice, read_word, set_aside
 from routing.core.framing import clauses, contrast_spans, framing_spans
 from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
 from routing.core.joined import address_end, amount_end
@@ -106,8 +106,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         if form is not None:  # "transferring" -> "transfer": a form of a word we know, no typo
             reading = self.lemma(form) or form
             if self.past_endings and w.endswith(self.past_endings) and self.asks_only(reading):
-                self.past_forms.add(w)  # "issued": the past of a verb that asks (words.yaml `past`)
-                reading = w
+                reading = w  # "issued": the past of a verb that asks (words.yaml `past`)
             replaced.append(reading)
             continue
         fix = self.correct(w) if correct and not self.is_real_word(w) else None
@@ -176,7 +175,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
             if tok.start < b and tok.end > a:
                 in_date[i] = True
     units = glued_names(_group_units(self, tokens, in_date, corrected_idx, text), tokens, text)
-    units, advice = _later_rules(self, units, tokens, text, [d.span for d in dates], [t.text for t in raw_tokens], framed)
+    units, advice = _later_rules(self, units, tokens, text, [d.span for d in dates], [t.text for t in raw_tokens], framed, norm, raw_tokens)
     concepts: dict[str, str] = {}
     literals: list[str] = []
     actions: list[tuple[str, float]] = []
@@ -221,25 +220,14 @@ def _token_range(d, tokens) -> tuple[int, int]:
 
 
 def _set_aside(index, typed, raw_tokens, norm, tokens, dates):
-    """The spans of the question that are not its ask (framing, a clause set aside, a date taken back),
-    and the spans of the dates they drop."""
-    w = index.domain.words
-    framed = framing_spans(typed, w.framing, w.framing_anchors)
-    if (w.contrast_before or w.contrast_after) and len(typed) > 2:
-        framed += contrast_spans(typed, clauses(norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens]),
-                                 w.contrast_before, w.contrast_after)
-    dropped = {d.span for d in dates if any(a <= lo and hi <= b for a, b in framed for lo, hi in [_token_range(d, tokens)])}
-    kept = [d for d in dates if d.span not in dropped]
-    fixes = framing_spans(typed, w.correction, w.correction_anchors) if len(kept) > 1 else []
-    if fixes:
-        at = [_token_range(d, tokens) for d in kept]
-        back = [(d, r) for d, r in zip(kept, at) if any(r[1] <= a and any(l2 >= b for l2, _ in at) for a, b in fixes)]
-        dropped |= {d.span for d, _ in back}
-        framed += fixes + [r for _, r in back]
-    return framed, dropped
+    """The spans of the question that are not its ask and the dates they drop, by the router's own rule
+    (routing.core.analysis.set_aside: not what this test compares)."""
+    at = [_token_range(d, tokens) for d in dates]
+    framed, dropped = set_aside(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], at)
+    return framed, {d.span for d, r in zip(dates, at) if r in dropped}
 
 
-def _later_rules(index, units, tokens, text, date_spans, typed, framed):
+def _later_rules(index, units, tokens, text, date_spans, typed, framed, norm, raw_tokens):
     """The rules applied to the units after the speedups' part (not what this test compares): an amount's
     qualifier in a request to write, framing, a how-to question."""
     numbers = index.domain.words.numbers
@@ -247,14 +235,10 @@ def _later_rules(index, units, tokens, text, date_spans, typed, framed):
         held = amount_qualifiers(text, tokens, units, quantities_in(text, tokens, date_spans, numbers), numbers)
         units = [replace(u, role="stop", kinds=()) if ui in held else u for ui, u in enumerate(units)]
     w = index.domain.words
-    units = [replace(u, role="stop", kinds=()) if u.role != "stop" and any(a <= u.first and u.last <= b for a, b in framed) else u
-             for u in units]
-    asked = framing_spans(typed, index.advice, w.advice_anchors)
-    nxt = next((u for u in units if asked and u.first >= asked[0][1] and u.role != "stop"), None)
-    if asked and (nxt is None or not nxt.kinds):
-        units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") else u for u in units]
-        return units, " ".join(typed[asked[0][0]:asked[0][1]])
-    return units, ""
+    units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") and any(a <= u.first and u.last <= b for a, b in framed)
+             else u for u in units]
+    advice, units = asked_advice(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], units)
+    return units, advice
 
 
 def _group_units(index, tokens, in_date: list[bool], corrected: set[int], text: str = "") -> list[Unit]:
@@ -323,7 +307,7 @@ def _group_units(index, tokens, in_date: list[bool], corrected: set[int], text: 
         if negated is not None:
             entry, end = negated
             length = end - i
-        if entry is None and first in index.past_forms:
+        if entry is None and index.is_past_form(first):
             units.append(Unit("stop", first, first, i, i + 1))
             i += 1
             continue

@@ -148,7 +148,6 @@ def test_a_past_form_of_a_verb_that_asks_is_no_request(shipped):
     ("pichle financial year ka Q4 sales", [("2025-01-01", "2025-03-31")]),
     ("sales in Q3", [("2026-07-01", "2026-09-30")]),  # a quarter alone is the calendar's (CONTRACT)
     ("sales Q3 2016 vs FY26", [("2016-07-01", "2016-09-30"), ("2025-04-01", "2026-03-31")]),
-    ("Khanna Brothers ka ledger 1 April se", [("2025-04-01", "2026-01-22")]),
 ])
 def test_a_quarter_beside_a_fiscal_year_is_that_fiscal_quarter(shipped, query, ranges):
     r = shipped("cfo").route(query, today=TODAY)
@@ -363,3 +362,73 @@ def test_a_domain_whose_examples_ask_how_to_still_answers_how_to(lexicon_root, t
     assert res.status.value != "not_found" and res.matches[0].name == "activate_card"
     # and the shipped domains, whose examples ask no how-to question, keep the rule
     assert load_router("accounting").index.advice
+
+
+# ------------------------------------------------------------ what a review of the rules found (each was wrong before its mend)
+
+@pytest.mark.parametrize("query, dates", [
+    ("From January, show unpaid invoices", [("2026-01-01", "2026-01-31")]),       # a comma closes no source line
+    ("From 1 March - list unpaid invoices", [("2025-03-01", "2025-03-01")]),      # a date is no preface
+    ("planning next month, show cash flow", [("2026-02-01", "2026-02-28")]),      # a purpose's date is the ask's
+])
+def test_a_clause_set_aside_keeps_the_dates_the_ask_needs(shipped, query, dates):
+    r = shipped("accounting").route(query, today=TODAY)
+    assert [(d["start"], d["end"]) for d in r.to_dict()["dates"]] == dates
+
+
+def test_a_name_after_from_and_a_comma_is_the_customer(shipped):
+    r = shipped("accounting").route("from Acme Corp, list unpaid invoices", today=TODAY)
+    assert r.matches[0].name == "invoice_list"
+    assert {t["text"]: t["role"] for t in r.tokens}.get("acme") == "literal"
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("show overdue invoices, how can we collect them faster?", "invoice_list"),  # a request before the how-to stays
+    ("how can I print unpaid invoices", "invoice_list"),                       # two terms: about the invoices
+    ("how can I look at the cash flow", "financial_cash_flow"),                # a verb of the tools
+])
+def test_how_to_about_the_data_is_still_a_request(shipped, query, tool):
+    r = shipped("accounting").route(query, today=TODAY)
+    assert r.status.value != "not_found" and r.matches[0].name == tool
+
+
+@pytest.mark.parametrize("query", ["show me invoices, not paid", "not paid, list invoices"])
+def test_a_negated_term_in_a_clause_of_its_own_is_a_filter(shipped, query):
+    r = shipped("accounting").route(query, today=TODAY)
+    assert r.matches[0].name == "invoice_list"
+    assert any(t["role"] == "concept" and t["key"] == "unpaid" for t in r.tokens)
+
+
+def test_when_every_clause_would_be_set_aside_none_is(shipped):
+    r = shipped("accounting").route("before I approve, not the paid invoices", today=TODAY)
+    assert r.status.value != "not_found" and r.matches[0].name == "invoice_list"
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("powers", "the lead asked for a demo, create a follow-up task", "crm"),
+    ("accounting", "which customer asked for a refund?", "contact_search"),
+])
+def test_a_term_that_asked_is_still_asked_about(shipped, domain, query, tool):
+    r = shipped(domain).route(query, today=TODAY)
+    assert r.status.value != "not_found" and r.matches[0].name == tool
+
+
+def test_a_correction_takes_back_only_the_date_just_before_it(shipped):
+    r = shipped("cfo").route("compare sales of january and february, i mean march", today=TODAY)
+    assert [(d["start"], d["end"]) for d in r.to_dict()["dates"]] == [("2026-01-01", "2026-01-31"), ("2025-03-01", "2025-03-31")]
+    r = shipped("accounting").route("sales yesterday, actually no, last week", today=TODAY)
+    assert [(d["start"], d["end"]) for d in r.to_dict()["dates"]] == [("2026-01-12", "2026-01-18")]
+
+
+def test_a_shorthand_cycle_is_read_as_written(lex):
+    from routing import load_router
+    words = lex / "_shared" / "words.yaml"
+    text = words.read_text(encoding="utf-8")
+    words.write_text(text.replace("  shorthand: {r: are,", "  shorthand: {xq: yq, yq: xq, r: are,", 1), encoding="utf-8")
+    r = load_router("accounting", root=lex).route("show xq invoices", today=TODAY)  # was RecursionError
+    assert r.matches[0].name == "invoice_list"
+
+
+def test_a_past_form_is_a_property_of_the_word(shipped):
+    index = shipped("accounting").index
+    assert index.is_past_form("issued") and not index.is_past_form("issue") and not index.is_past_form("invoiced")

@@ -113,8 +113,7 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
     if form is not None:  # "transferring" -> "transfer": a form of a word we know, no typo
         reading = index.lemma(form) or form
         if index.past_endings and w.endswith(index.past_endings) and index.asks_only(reading):
-            index.past_forms.add(w)  # "invoices we issued": the past of a verb that asks states what was done, it asks nothing
-            return w, None
+            return w, None  # "invoices we issued": the past of a verb that asks states what was done (a stop word: units)
         return reading, None
     typo = correct and not index.is_real_word(w)  # a common word of the languages is never a typo of ours
     fix = index.correct(w) if typo else None
@@ -197,23 +196,10 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
 
     dates = tuple(find_dates(text, today=today, settings=index.date_settings, lexicon=index.date_lexicon)) if n and with_dates else ()
     lang_words = index.domain.words
-    framed = framing_spans(words, lang_words.framing, lang_words.framing_anchors) if lang_words.framing else ()
-    if n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words)):
-        # "not the profit - the actual cash", "before I approve a credit note, ...", "Customer asks: ...":
-        # a clause set aside asks nothing
-        parts = clauses(norm, starts, ends)
-        framed = [*framed, *contrast_spans(words, parts, lang_words.contrast_before, lang_words.contrast_after),
-                  *purpose_clauses(words, parts, lang_words.purpose), *preface_clause(words, parts, lang_words.preface)]
-    if framed and dates:  # "for today's meeting": a date of the framing is no range of the data
-        dates = tuple(d for d in dates if not _inside(_covered(d, new_starts, new_ends), framed))
-    if len(dates) > 1 and lang_words.correction:
-        # "yesterday no wait I mean last week": a date the speaker took back is none
-        fixes = framing_spans(words, lang_words.correction, lang_words.correction_anchors)
-        if fixes:
-            at = [_covered(d, new_starts, new_ends) for d in dates]
-            taken_back = [(lo, hi) for lo, hi in at if any(hi <= a and any(l2 >= b for l2, _ in at) for a, b in fixes)]
-            framed = [*framed, *fixes, *taken_back]
-            dates = tuple(d for d, span in zip(dates, at) if span not in taken_back)
+    date_at = [_covered(d, new_starts, new_ends) for d in dates]
+    framed, dropped = set_aside(index, words, norm, starts, ends, date_at)
+    if dropped:
+        dates = tuple(d for d, at in zip(dates, date_at) if at not in dropped)
     in_date = [False] * n
     if dates:
         if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
@@ -238,15 +224,9 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         if held:
             units = [replace(u, role="stop", kinds=()) if ui in held else u for ui, u in enumerate(units)]
     if framed:  # "my lead asked me to": who asked, not what is wanted
-        units = [replace(u, role="stop", kinds=()) if u.role != "stop" and _inside((u.first, u.last), framed) else u for u in units]
-    advice = ""
-    if index.advice:
-        asked = framing_spans(words, index.advice, lang_words.advice_anchors)
-        # "how do I reset my router": how the asker can do a thing, unless a verb of the tools follows ("how do I list ...")
-        nxt = next((u for u in units if asked and u.first >= asked[0][1] and u.role != "stop"), None)
-        if asked and (nxt is None or not nxt.kinds):
-            advice = " ".join(words[asked[0][0]:asked[0][1]])
-            units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") else u for u in units]
+        units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") and _inside((u.first, u.last), framed) else u
+                 for u in units]
+    advice, units = asked_advice(index, words, norm, starts, ends, units)
     keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
     concepts: dict[str, str] = {}
     literals: list[str] = []
@@ -289,6 +269,99 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         quantities=quantities,
         advice=advice,
     )
+
+
+def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at: list[tuple[int, int]]):
+    """The token spans of a question that are not its ask, and the token ranges of its dates they drop:
+    framing ("my lead asked me"), a clause set aside (contrast, purpose, preface; routing.core.framing) where
+    another clause is left that asks, and a date the speaker took back ("yesterday no wait I mean last
+    week": the nearest date before the correction, where one follows it)."""
+    w = index.domain.words
+    n = len(words)
+    framed = framing_spans(words, w.framing, w.framing_anchors) if w.framing else []
+    if n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words)):
+        parts = clauses(norm, starts, ends)
+        dated = lambda lo, hi: any(a < hi and lo < b for a, b in date_at)
+        purposes = purpose_clauses(words, parts, w.purpose)
+        # a preface is a source line ("Customer asks:", "Ticket #4420 -"), closed by a colon or a dash, no date in it
+        # "..., not paid" / "paid nahi, ...": the negation with a word is a term of the lexicon, a filter of the ask
+        negated = lambda lo, hi: any((neg, words[lo + 1] if words[lo] in w.contrast_before else words[hi - 2]) in index.phrases
+                                     for neg in w.negations)
+        aside = [*(c for c in contrast_spans(words, parts, w.contrast_before, w.contrast_after) if not negated(*c)), *purposes,
+                 *(c for c in preface_clause(words, parts, w.preface)
+                   if not dated(*c) and c[1] < n and _SOURCE_LINE.search(norm[ends[c[1] - 1]:starts[c[1]]]))]
+        if aside and _asks_elsewhere(index, words, [*framed, *aside]):
+            framed = [*framed, *aside]
+            # a purpose's date where the ask names none is the ask's date ("planning next month, show cash flow")
+            keep = {at for c in purposes for at in date_at if _inside(at, [c])}
+            if keep and all(_inside(at, aside) for at in date_at):
+                framed = [f for f in framed if f not in purposes] + [(lo, hi) for lo, hi in _minus(purposes, keep)]
+    dropped = {at for at in date_at if _inside(at, framed)}
+    kept = [at for at in date_at if at not in dropped]
+    if len(kept) > 1 and w.correction:
+        fixes = framing_spans(words, w.correction, w.correction_anchors)
+        for a, b in fixes:
+            before = [at for at in kept if at[1] <= a]
+            if before and any(at[0] >= b for at in kept):
+                dropped.add(before[-1])  # the date said just before the correction is the one taken back
+                framed = [*framed, (a, b), before[-1]]
+    return framed, dropped
+
+
+def _minus(spans, holes) -> list[tuple[int, int]]:
+    """`spans` with the ranges `holes` cut out of them."""
+    out = []
+    for lo, hi in spans:
+        for a, b in sorted(h for h in holes if lo <= h[0] and h[1] <= hi):
+            if a > lo:
+                out.append((lo, a))
+            lo = max(lo, b)
+        if hi > lo:
+            out.append((lo, hi))
+    return out
+
+
+def _asks_elsewhere(index, words: list[str], spans) -> bool:
+    """Whether a word outside `spans` is a term or a verb of the domain: what the question does ask."""
+    for i, w in enumerate(words):
+        if not _inside((i, i + 1), spans):
+            entry = index.phrases.get((index.lemma(w) or w,)) or index.phrases.get((w,))
+            if entry is not None and (entry.concept or entry.kinds):
+                return True
+    return False
+
+
+def asked_advice(index, words: list[str], norm: str, starts: list[int], ends: list[int], units: list):
+    """A how-to question (words.yaml `advice`: "how do I reset my router", "..., kya karu?") asks no tool: its
+    phrase must begin a clause (or end it, where the language ends with its verb: "... kaise karu"), the clause
+    must hold no verb of the tools (the word next to the phrase no term that is also one) and
+    must name fewer than two terms ("how can I print unpaid invoices" is about the invoices). The clause's
+    units become stop words, and the other clauses' too unless one asks with a verb ("show overdue
+    invoices, how can we collect them faster?" still shows them). Returns the phrase ("" for none), units."""
+    if not index.advice:
+        return "", units
+    asked = framing_spans(words, index.advice, index.domain.words.advice_anchors)
+    if not asked:
+        return "", units
+    a, b = asked[0]
+    parts = clauses(norm, starts, ends)
+    lo, hi = next(((lo, hi) for lo, hi in parts if lo <= a < hi), (0, len(words)))
+    if a == lo:  # "how do I reset my router": the clause after the phrase, its first word no verb of the tools
+        inside = [u for u in units if u.first >= b and u.last <= hi and u.role not in ("stop", "date")]
+        verb = inside[0] if inside else None
+    elif b == hi:  # "mobile ka balance recharge kaise karu": a language that ends with the verb
+        inside = [u for u in units if u.first >= lo and u.last <= a and u.role not in ("stop", "date")]
+        verb = inside[-1] if inside else None
+    else:
+        return "", units
+    if (verb is not None and verb.kinds) or sum(u.role == "concept" for u in inside) >= 2 or any(u.role == "action" for u in inside):
+        return "", units
+    others_ask = any(u.kinds for u in units if (u.last <= lo or u.first >= hi) and u.role != "stop")
+    keep = (lambda u: u.last <= lo or u.first >= hi) if others_ask else (lambda u: False)
+    return " ".join(words[a:b]), [u if u.role in ("stop", "date") or keep(u) else replace(u, role="stop", kinds=()) for u in units]
+
+
+_SOURCE_LINE = re.compile(r":|\s[-–—]+|[-–—]+\s")  # what closes a source line: a colon or a dash standing apart
 
 
 def _inside(span: tuple[int, int], spans) -> bool:

@@ -173,7 +173,9 @@ class RouterIndex:
         self.fuzzy_targets = sorted(w for w in self.known if len(w) >= MIN_CORRECTABLE_LEN - 1 and w not in stops)
         self._typo_targets = TypoTargets(self.fuzzy_targets)  # the same, by length: a typo is compared with fewer
         self.vowels = d.words.vowels
-        self.shorthand = {f: w for f, w in d.words.shorthand if f not in self.phrase_words}  # a word the domain knows stays itself
+        # a word the domain knows stays itself; a shorthand of a shorthand (a chain, a cycle) is read as written
+        keys = {f for f, _ in d.words.shorthand}
+        self.shorthand = {f: w for f, w in d.words.shorthand if f not in self.phrase_words and w not in keys}
         self.past_endings = tuple(d.words.past)  # words.yaml `past`: "issued" is no request to issue
         # the words without one of which a question has no clause to set aside (routing.core.framing):
         # a contrast word, a purpose's words, or a preface's first word at the question's start
@@ -186,7 +188,6 @@ class RouterIndex:
         # questions: the how-to rule (words.yaml `advice`) is for domains that answer none.
         self.advice = () if d.words.advice and any(
             framing_spans(words(ex), d.words.advice, d.words.advice_anchors) for t in self.tools for _, ex in t.examples) else d.words.advice
-        self.past_forms: set[str] = set()  # such forms met so far (read_word adds them; routing.core.units reads them as stop words)
         self.reduplication = d.words.reduplication
         self._abbreviated: dict[tuple[str, str], list[str]] = defaultdict(list)  # (first, last letter) -> words, shortest first
         for w in sorted(self.fuzzy_targets, key=len):
@@ -416,6 +417,14 @@ class RouterIndex:
                 self._real_word_cache.popitem(last=False)
             self._real_word_cache[word] = hit
         return hit
+
+    def is_past_form(self, word: str) -> bool:
+        """Whether `word` is the past of a verb that asks ("issued" of issue; words.yaml `past`): it states what
+        was done, read as a stop word (routing.core.units; a function of the word and the index, so kept per word)."""
+        if not self.past_endings or not word.endswith(self.past_endings) or not self.stems:
+            return False
+        form = self.stems.known_form(word)
+        return form is not None and self.asks_only(self.lemma(form) or form)
 
     def asks_only(self, word: str) -> bool:
         """Whether `word` is a verb that asks for a kind of tool and names no term (words.yaml `actions`)."""

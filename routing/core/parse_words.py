@@ -179,7 +179,7 @@ def _irregular(block: dict, c: Any, lang: str, section: str = "irregular") -> di
         return {}
     out = {}
     for form, base in said.items():
-        f, b = words(str(form)), words(str(base))
+        f, b = words(str(form)), words(base) if isinstance(base, str) else ()
         if len(f) != 1 or len(b) != 1 or f == b:
             c.add((_line(said, form) or _line(block, section)), f"{lang}.{section}: {form!r}: {base!r} must map one word to another")
         else:

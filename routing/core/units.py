@@ -175,7 +175,7 @@ def _word_start(index, word: str) -> tuple:
         entry = index.phrases.get((base,)) if base else None
     if entry is None:
         # "issued" of issue (routing.core.analysis.read_word, words.yaml `past`): says what was done, asks nothing
-        alone = ("stop", word, "keyword", "keyword", ()) if word in index.past_forms else ("literal", word, "keyword", "fuzzy", ())
+        alone = ("stop", word, "keyword", "keyword", ()) if index.is_past_form(word) else ("literal", word, "keyword", "fuzzy", ())
     elif entry.concept:
         canon = index.canonical_form.get(entry.concept)
         via = "keyword" if canon in (word, index.lemma(word)) else "synonym"
