@@ -195,7 +195,6 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     tokens = list(map(Token, news, new_starts, new_ends))
 
     dates = tuple(find_dates(text, today=today, settings=index.date_settings, lexicon=index.date_lexicon)) if n and with_dates else ()
-    lang_words = index.domain.words
     date_at = [_covered(d, new_starts, new_ends) for d in dates]
     framed, dropped = set_aside(index, words, norm, starts, ends, date_at)
     if dropped:
