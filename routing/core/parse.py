@@ -22,6 +22,7 @@ SCORING_KEYS = frozenset({
     "keyword", "action", "pattern", "example", "semantic", "learned", "fuzzy_penalty", "default_kind", "kind_neutral", "kind_bonus",
     "date_kinds", "example_verb_weight", "explicit_kinds", "identifier_kinds", "argument_kinds", "name_kinds", "agreement",
     "clear_lead",
+    "clear_lead_unheld",
 })
 TOOLS_FILE_KEYS = frozenset({"tools"})
 # A tool's own keys, then the hybrid path's (routing.paths.config reads them from Tool.extra),
@@ -139,6 +140,13 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
     def num(key: str, default: float, hi: float = 1.0) -> float:
         return _number(w.get(key), c, _line(w, key) or wl, f"scoring.{key}", 0, hi, default)
 
+    def count(key: str, default: int, hi: int) -> int:
+        value = w.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            c.add(_line(w, key) or wl, f"scoring.{key} must be a whole number between 0 and {hi}, not {value!r}")
+            return default
+        return int(_number(value, c, _line(w, key) or wl, f"scoring.{key}", 0, hi, default))
+
     weights = Weights(
         keyword=num("keyword", 0.55),
         action=num("action", 0.25),
@@ -148,6 +156,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         learned=num("learned", 0.0),
         agreement=num("agreement", 0.0),
         clear_lead=num("clear_lead", 0.0),
+        clear_lead_unheld=count("clear_lead_unheld", 0, 3),
         fuzzy_penalty=num("fuzzy_penalty", 0.03, 0.5),
         default_kind=default_kind,
         kind_neutral=num("kind_neutral", 0.4),

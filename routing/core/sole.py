@@ -120,7 +120,8 @@ def sure_correction(c, source: str = "") -> bool:
 
 
 def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], tools: Sequence, *, misspelt: bool = False,
-                    several: Callable[[], Sequence[str]] = tuple, holders: Mapping[str, frozenset[int]] | None = None) -> list[Scored]:
+                    several: Callable[[], Sequence[str]] = tuple, holders: Mapping[str, frozenset[int]] | None = None,
+                    unheld: int = 0) -> list[Scored]:
     """`scored` with its leader marked for a lift when it is `lead` or more ahead of the runner-up, holds
     every term of the question among its keywords and related terms (a term it does not hold says
     something it does not answer: "which costs went up the most lately" names `overdue`), no term was
@@ -131,14 +132,18 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
     domain's `scoring.clear_lead` (0: never): cfo's fast path takes a known question the router ranks
     far ahead of any other ("received 75,000 from Sinha Traders against INV-1450, record it":
     record_payment 0.83, the next 0.49) where the summed signals, diluted by names and amounts, stay
-    in the middle band."""
+    in the middle band. `unheld` (the domain's `scoring.clear_lead_unheld`): how many terms the leader may
+    lack where it holds more than that ("which GST returns are pending or late right now":
+    gst_filing_status, 0.72 against 0.44, holds `gst`, `filing` and `overdue` but not `unpaid`)."""
     if not scored or scored[0].lift or not lead > 0 or misspelt or not concepts:
         return scored
     second = scored[1].confidence if len(scored) > 1 else 0.0
     if round(scored[0].confidence - second, 4) < round(lead, 4):
         return scored
     holders = term_holders(tools) if holders is None else holders
-    if any(scored[0].tool not in holders.get(c, frozenset()) for c in set(concepts)) or several():
+    terms = set(concepts)
+    lacking = sum(scored[0].tool not in holders.get(c, frozenset()) for c in terms)
+    if lacking > unheld or (lacking and len(terms) - lacking <= unheld) or several():
         return scored  # the question's words last: read only where the rest would lift
     return _mark(scored, "lead", f"lead: {scored[0].confidence:.2f} against {second:.2f} for the next tool, one thing asked")
 
