@@ -197,6 +197,7 @@ class PowerGateway(DomainDesign):
         self.named_lead = float(gw.get("named_lead", 0.0) or 0.0)
         self._hints = {t.name: frozenset(_str_list(t.extra.get("hints"))) for t in domain.tools}
         _check_hints(domain, self._hints)
+        self._all_hints = frozenset(h for hints in self._hints.values() for h in hints)
         claimed = {c for t in domain.tools for c in (*t.keywords, *t.related)}
         self._topics = frozenset(h for hints in self._hints.values() for h in hints) - claimed
         self._tool_no = {t.name: i for i, t in enumerate(self.router.index.tools)}
@@ -385,26 +386,35 @@ class PowerGateway(DomainDesign):
 
     def _hinted(self, scored: list[Scored], a) -> list[Scored]:
         """The `hint` signal: a power with one of its `hints` (tools.yaml: topic words such as
-        "metrics" or "report") in the query is at least `gateway.hint_points` (a weak match); a
-        power the common ranking did not list at all enters with the hint alone."""
+        "metrics" or "report") in the query is at least `gateway.hint_points` times the share of
+        the query's topic words it holds (a weak match); a power the common ranking did not list
+        at all enters with the hint alone."""
         if self.hint_points <= 0 or not a.concepts:
             return scored
-        hinted = {name for name, hints in self._hints.items() if hints & a.concepts.keys()}
+        asked = self._topics_asked(a)
+        # each power by the share of the query's topic words it holds: "analyse how the business is
+        # performing" (analyze, business) puts analytics, crm and stripe before aws (analyze alone)
+        hinted = {name: len(hints & asked) / len(asked) for name, hints in self._hints.items() if hints & asked}
         if not hinted:
             return scored
         seen = {self.router.index.tools[s.tool].name for s in scored}
         scored = list(scored) + [
             Scored(tool=self._tool_no[name], confidence=0.0, raw=0.0, breakdown={}, evidence=[],
                    pattern_params={}, match_type="keyword")
-            for name in sorted(hinted - seen)
+            for name in sorted(hinted.keys() - seen)
         ]
+        points = {name: round(self.hint_points * share, 4) for name, share in hinted.items()}
         out = [
-            self._set(s, self.hint_points, "hint")
-            if self.router.index.tools[s.tool].name in hinted and s.confidence < self.hint_points else s
+            self._set(s, points[name], "hint")
+            if (name := self.router.index.tools[s.tool].name) in points and s.confidence < points[name] else s
             for s in scored
         ]
         out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name))
         return out
+
+    def _topics_asked(self, a) -> frozenset[str]:
+        """The query's terms that are some power's hint."""
+        return frozenset(a.concepts.keys()) & self._all_hints
 
     def _levels(self, scored: list[Scored], a) -> list[Scored]:
         """004's levels of evidence on top of the points. A power matched by one of its own
