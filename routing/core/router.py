@@ -17,6 +17,7 @@ from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
 from routing.core.model import Domain, Thresholds
 from routing.core.params import ParamPlan, suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
+from routing.core.bare import bare_subject, mark_bare
 from routing.core.sole import lifted, mark_clear_lead, mark_sole_tool, mark_sole_writer, mark_whole_question, sure_correction
 from routing.core.scoring import (
     Scored,
@@ -261,6 +262,9 @@ class Router:
         if not lift:
             return scored[:top]
         tools = self.index.tools  # terms all pointing to one tool: marked here, lifted by the tier rule (routing.core.sole)
+        serving = bare_subject(a, tools, w.explicit_kinds, w.identifier_kinds, signals[2])
+        if serving:  # one subject several tools serve: a choice (routing.core.bare)
+            return mark_bare(scored, serving, next(iter(a.concepts)))[:top]
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
         scored = mark_sole_tool(scored, terms, tools, self.index.term_holders)
         scored = mark_whole_question(scored, signals[0], tools)

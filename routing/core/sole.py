@@ -32,6 +32,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from rapidfuzz.distance import OSA
 
+from routing.core.bare import held
 from routing.core.index import term_holders
 from routing.core.scoring import Scored
 
@@ -155,6 +156,8 @@ def _mark(scored: list[Scored], signal: str, why: str) -> list[Scored]:
 def lifted(scored: list[Scored], medium: float, high: float, margin: float) -> list[Scored]:
     """`scored` with a marked leader at `high` where it is in the middle band and already leads its
     runner-up by the margin (the thresholds in use); as it was otherwise. A lifted list is kept as it is."""
+    if scored and scored[0].lift and scored[0].lift[0] == "bare":  # routing.core.bare: a choice, never a lift
+        return [held(scored[0], high), *scored[1:]]
     if not scored or not scored[0].lift or not _leads(scored, medium, high, margin):
         return scored
     signal, why = scored[0].lift

@@ -1,0 +1,62 @@
+"""A request naming only a subject that several tools serve is a choice (shared/seeds 000: "show invoices"
+returns invoice_list, invoice_search and the sales summary). What a user sees: the status, the tools
+offered, and the `bare` part of the leader's breakdown."""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+from routing.core.model import Thresholds
+
+TODAY = "2026-01-22"
+SERVING = {"invoice_list", "invoice_search", "financial_sales_summary"}
+
+
+@pytest.fixture(scope="module")
+def accounting():
+    return load_router("accounting")
+
+
+def _route(router, query, **kw):
+    return router.route(query, today=TODAY, **kw).to_dict()
+
+
+@pytest.mark.parametrize("query", ["invoices?", "invoices, please", "liat faktur dong", "can I see the invoices",
+                                   "pull up the invoices", "mau liat invoice2 kita", "show invoices"])
+def test_a_bare_subject_offers_every_tool_that_reads_it(accounting, query):
+    r = _route(accounting, query)
+    assert r["status"] == "multiple_matches"
+    assert {m["name"] for m in r["matches"]} == SERVING
+    assert r["matches"][0]["confidence"] < 0.85
+
+
+def test_the_leader_is_held_under_high_and_says_why(accounting):
+    r = _route(accounting, "invoices?")
+    top = r["matches"][0]
+    assert top["name"] == "invoice_list" and top["confidence"] == 0.84
+    assert top["score_breakdown"]["bare"] < 0
+    assert any("bare" in e for e in top["evidence"])
+
+
+def test_the_hold_follows_the_thresholds_in_use(accounting):
+    r = _route(accounting, "invoices?", thresholds=Thresholds(high=0.95, medium=0.5, low=0.3, margin=0.1))
+    assert r["status"] == "multiple_matches" and r["matches"][0]["confidence"] < 0.95
+
+
+@pytest.mark.parametrize("query, status, tool", [
+    ("list invoices", "activated", "invoice_list"),          # a verb that picks a kind
+    ("daftar semua faktur", "activated", "invoice_list"),
+    ("my contacts", "activated", "contact_list"),              # two kinds serve contacts: a listing
+    ("overdue invoices", "activated", "invoice_list"),         # a filter says more
+    ("invoices from last week", "activated", "invoice_list"),  # a date says more
+    ("create an invoice", "activated", "invoice_create"),      # a write asked for
+])
+def test_a_request_that_says_more_keeps_its_reading(accounting, query, status, tool):
+    r = _route(accounting, query)
+    assert r["status"] == status and r["matches"][0]["name"] == tool
+    assert "bare" not in r["matches"][0]["score_breakdown"]
+
+
+def test_a_weak_write_verb_is_no_bare_subject(accounting):
+    r = _route(accounting, "new invoice please")
+    assert r["candidates"][0]["name"] == "invoice_create"
