@@ -390,16 +390,25 @@ def record_number(a: QueryAnalysis) -> bool:
     1077", "faktur no 1456", "tagihan nomor 77"), or written as a code of letters joined to it
     right after it ("invoice INV/2026/0019", "order SO-2291"). A count or a price elsewhere ("20 pcs helm @ 350rb")
     names none."""
+    return bool(numbered_terms(a, first=True))
+
+
+def numbered_terms(a: QueryAnalysis, *, first: bool = False) -> frozenset[str]:
+    """The terms a number names a record of (record_number's reading: "invoice 1077" -> {invoice};
+    "invoices of customer 1045" -> {customer}); `first`: stop at the first."""
     last = None
+    found: set[str] = set()
     units = a.units
     for i, u in enumerate(units):
-        if u.role == "number" and last == "concept":
-            return True
+        if u.role == "number" and last is not None and last.role == "concept":
+            found.add(last.key)
+            if first:
+                break
         if u.role == "literal" and i and units[i - 1].role == "concept" and _code_prefix(a, u, units[i + 1] if i + 1 < len(units) else None):
             continue  # the code's letters stand between the term and its number
         if u.role != "stop":
-            last = u.role
-    return False
+            last = u
+    return frozenset(found)
 
 
 def _code_prefix(a: QueryAnalysis, u, nxt) -> bool:

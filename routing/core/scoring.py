@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from routing.core.agreement import AGREEMENT_MIN_TERMS, content_terms, ruled_out_by_verbs, score_agreement  # noqa: F401 (re-exported)
 from routing.core.example_arrays import ExampleSignals
-from routing.core.analysis import record_number
+from routing.core.analysis import numbered_terms, record_number
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
 from routing.core.patterns import RegexBudget
@@ -88,6 +88,13 @@ def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
     if index.term_patterns:
         present = set(a.concepts)
         found = [cp for cp in index.term_patterns if cp.terms <= present]
+        numbered = numbered_terms(a) if found else frozenset()
+        if numbered:
+            # one record named by its number ("open invoice 1077", "invoice no 1456, udah dibayar?"): its
+            # state is asked about, no set of such records filtered by it; a list's term set on the
+            # numbered term says nothing ("unpaid invoices of customer 1045" still filters invoices)
+            tools = index.tools
+            found = [cp for cp in found if tools[cp.tool].kind != "list" or not cp.terms & numbered]
         for cp in found:
             # The most specific term set wins: [customer, unpaid, invoice] silences [unpaid, invoice].
             if any(cp.terms < other.terms and other.tool != cp.tool for other in found):
