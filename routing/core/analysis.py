@@ -393,21 +393,28 @@ def record_number(a: QueryAnalysis) -> bool:
     return bool(numbered_terms(a, first=True))
 
 
-def numbered_terms(a: QueryAnalysis, *, first: bool = False) -> frozenset[str]:
+def numbered_terms(a: QueryAnalysis, *, first: bool = False, markers: frozenset[str] = frozenset(),
+                   amounts: frozenset[int] = frozenset()) -> frozenset[str]:
     """The terms a number names a record of (record_number's reading: "invoice 1077" -> {invoice};
-    "invoices of customer 1045" -> {customer}); `first`: stop at the first."""
+    "invoices of customer 1045" -> {customer}); `first`: stop at the first; `markers` (words.yaml
+    `value_markers`): a stop word among them between the term and the number makes it a value
+    ("expense of 25000"); `amounts`: the tokens of amounts stated (routing.core.quantities: "NEFT se
+    1.1 lakh", "rent 65k") are no record's number."""
     last = None
+    marked = False
     found: set[str] = set()
     units = a.units
     for i, u in enumerate(units):
-        if u.role == "number" and last is not None and last.role == "concept":
+        if u.role == "number" and last is not None and last.role == "concept" and not marked and u.first not in amounts:
             found.add(last.key)
             if first:
                 break
         if u.role == "literal" and i and units[i - 1].role == "concept" and _code_prefix(a, u, units[i + 1] if i + 1 < len(units) else None):
             continue  # the code's letters stand between the term and its number
         if u.role != "stop":
-            last = u
+            last, marked = u, False
+        elif u.key in markers:
+            marked = True
     return frozenset(found)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from routing.core.agreement import AGREEMENT_MIN_TERMS, content_terms, ruled_out_by_verbs, score_agreement  # noqa: F401 (re-exported)
 from routing.core.example_arrays import ExampleSignals
 from routing.core.analysis import numbered_terms, record_number
+from routing.core.quantities import AMOUNT, read_quantities
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
 from routing.core.patterns import RegexBudget
@@ -43,6 +44,16 @@ class PatternHits:
     by_tool: dict[int, Signal]
     covered: dict[int, set[int]]  # tool -> unit indexes explained by its patterns
     timeouts: list[str]  # regexes that timed out or found the query's budget spent (reported in events)
+
+
+def records_numbered(a: QueryAnalysis, index: RouterIndex) -> frozenset[str]:
+    """The terms whose record the question names by its number ("invoice 1180", "INV-2210"): neither an
+    amount it states ("NEFT se 1.1 lakh") nor a value after a marker ("expense of 25000")."""
+    if not any(u.role == "number" for u in a.units):
+        return frozenset()
+    amounts = frozenset(i for q in read_quantities(a, index.domain.words.numbers) if q.kind == AMOUNT
+                        for i in range(q.first, q.last))
+    return numbered_terms(a, markers=index.domain.words.value_markers, amounts=amounts)
 
 
 def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
@@ -88,7 +99,7 @@ def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
     if index.term_patterns:
         present = set(a.concepts)
         found = [cp for cp in index.term_patterns if cp.terms <= present]
-        numbered = numbered_terms(a) if found else frozenset()
+        numbered = records_numbered(a, index) if found else frozenset()
         if numbered:
             # one record named by its number ("open invoice 1077", "invoice no 1456, udah dibayar?"): its
             # state is asked about, no set of such records filtered by it; a list's term set on the
@@ -125,6 +136,10 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
     asked_kinds = {k for k, _ in a.actions} | ({"detail"} if record_number(a) else set())
     if _name_points_to_search(a, index.domain.settings.weights):
         asked_kinds |= set(index.domain.settings.weights.name_kinds)
+    explicit_kinds = index.domain.settings.weights.explicit_kinds
+    # a record named by its number exists: the write that makes such records is not what is asked ("got
+    # 75k from Joshi & Co against INV-118, please record it" records a payment, it creates no invoice)
+    numbered = records_numbered(a, index)
     seen_concepts: set[str] = set()
     masses = []
     for ui, u in content:
@@ -148,7 +163,8 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
             if u.role == "literal" and tool.kind in argument_kinds and tool.kind in asked_kinds and ui not in cov:
                 continue  # a name or search term the verb hands to the tool: neither explained nor diluting
             total += mass
-            in_terms = u.role == "concept" and u.key in terms
+            in_terms = u.role == "concept" and u.key in terms \
+                and not (u.key in numbered and tool.kind in explicit_kinds and terms[u.key] >= 1.0)
             if ui in cov and not (in_terms and terms[u.key] >= 1.0):
                 # A word the tool's own terms do not (fully) explain, explained by its pattern.
                 parts["pattern"] = parts.get("pattern", 0.0) + mass
