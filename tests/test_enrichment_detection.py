@@ -80,7 +80,9 @@ def test_costs_and_cache_hits_read_from_the_replys_usage(cfo):
     with FakeModel() as fake:
         client = LLMClient(LLMConfig(base_url=fake.url, max_retries=0, timeout_s=5))
         first = cfo.run_llm(cfo.route("which customers owe us the most money", today=TODAY), client=client).to_dict()
-        second = cfo.run_llm(cfo.route("which suppliers do we owe the most", today=TODAY), client=client).to_dict()
+        planned = cfo.route("which customers owe us the most right now", today=TODAY)
+        assert planned.path.value == "llm"  # a second question for the model, same system prompt and tools
+        second = cfo.run_llm(planned, client=client).to_dict()
     m1, m2 = first["llm"]["measured"], second["llm"]["measured"]
     assert first["estimate"]["kind"] == "estimate" and m1["kind"] == "measured"
     assert m1["cached_tokens"] == 0 and m1["cache_hit"] is False and m1["cost_usd"] == m1["uncached_cost_usd"]
