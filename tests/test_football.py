@@ -345,12 +345,13 @@ def _scratch(tmp_path, edit) -> Path:
 @pytest.mark.parametrize(
     "old, new, problem",
     [
-        ("- {term: why, weight: 0.6}", "- {regex: '(a+)+b', weight: 0.6}", "inside another repeat"),
-        ("- {term: why, weight: 0.6}", "- {term: wherefore, weight: 0.6}", "not a canonical term"),
+        ("- {term: why, weight: 0.6, everyday: true}", "- {regex: '(a+)+b', weight: 0.6}", "inside another repeat"),
+        ("- {term: why, weight: 0.6, everyday: true}", "- {term: wherefore, weight: 0.6}", "not a canonical term"),
         ("tools: [search_player, get_recent_games, calculate_per90]", "tools: [search_player, get_recent_games, calculate_per90, show_form_chart]", "reads L2 data"),
         ("precedence: [deep, compare, surface]", "precedence: [deep, surface]", "precedence must list every tier"),
-        ("- {term: why, weight: 0.6}", "- {term: why, weight: 7}", "between 0 and 1"),
+        ("- {term: why, weight: 0.6, everyday: true}", "- {term: why, weight: 7}", "between 0 and 1"),
         ("name_after: {en: [for, of, on]}", "name_after: [for, of, on]", "must map a language code to a list of words"),
+        ("- {term: why, weight: 0.6, everyday: true}", "- {term: why, weight: 0.6, everyday: sometimes}", "everyday must be true or false"),
     ],
 )
 def test_broken_tiers_yaml_names_file_and_line(tmp_path, old, new, problem):
@@ -376,7 +377,7 @@ def test_a_broken_tiers_yaml_keeps_the_last_good_router_in_service(tmp_path):
     registry = RouterRegistry(root)
     good = registry.router("football")
     path = root / "football" / "tiers.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("- {term: why, weight: 0.6}", "- {regex: '(\\w*)*x', weight: 0.6}"), encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8").replace("- {term: why, weight: 0.6, everyday: true}", "- {regex: '(\\w*)*x', weight: 0.6}"), encoding="utf-8")
     state = registry.state("football")
     assert state.stale and state.router is good
     assert "tiers.yaml" in state.error.problems[0].file
@@ -405,3 +406,26 @@ def test_typos_in_trigger_words_still_fire(football, today, query, intent, corre
 def test_a_repeated_name_is_not_an_unknown_player(football, today):
     r = route(football, "Diaz Diaz vs Okafor", today)
     assert r["error"]["code"] == "AMBIGUOUS_ENTITY"
+
+
+# ------------------------------------------------------------ everyday triggers need a football question
+
+@pytest.mark.parametrize("query", [
+    "tips to improve my public speaking",
+    "why is my laptop fan so loud all of a sudden",
+    "compare gojek vs grab promo hari ini",
+    "any drills to improve my sprint speed before a 5k race?",
+])
+def test_an_everyday_trigger_alone_is_no_football_question(query):
+    r = load_router("football").route(query, today="2026-01-22").to_dict()
+    assert r["status"] == "not_found"
+
+
+@pytest.mark.parametrize("query", [
+    "why the sudden drop in form?",            # form: a term of the game
+    "my boss asked me to analyze the xG trends",
+    "why is he underperforming?",              # a pronoun: someone to be about
+])
+def test_an_everyday_trigger_in_a_football_question_still_fires(query):
+    r = load_router("football").route(query, today="2026-01-22").to_dict()
+    assert r["status"] == "needs_clarification"

@@ -185,10 +185,15 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     trigger_terms = {t.term for tier in config.tiers.values() for t in tier.triggers if t.term is not None}
     bare = all(u.role in ("stop", "action") or (u.role == "concept" and u.key in trigger_terms) for u in base.units)
     has_player = bool(mentions) or bool(pronoun) or bool(unknown) or bare
+    # an everyday trigger ("why", "improve", "vs") needs the question to be about football: someone to
+    # be about, or a term of the game that is no everyday trigger ("why the sudden drop in form?",
+    # "compare our two strikers"); "tips to improve my public speaking" names neither
+    everyday = {t.term for tier in config.tiers.values() for t in tier.triggers if t.everyday and t.term is not None}
+    about_football = has_player or any(u.role == "concept" and u.key not in everyday for u in base.units)
     fired: list[Fired] = []
     for name in config.precedence:
         for trig in config.tiers[name].triggers:
-            if trig.needs_player and not has_player:
+            if (trig.needs_player and not has_player) or (trig.everyday and not about_football):
                 continue
             if trig.term is not None:
                 if trig.term in base.concepts:

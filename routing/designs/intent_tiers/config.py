@@ -30,6 +30,9 @@ class Trigger:
     # language -> words after which the next word, if that language does not know it, is read as
     # a player's name even in lower case ("stats for saka": "for" is English, English has no "saka")
     name_after: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # a word of everyday language ("why", "improve", "analyze", "vs"): it fires only in a question
+    # about football (a player, a pronoun, a name, or a term of the game that is no everyday trigger)
+    everyday: bool = False
 
     @property
     def label(self) -> str:
@@ -165,8 +168,13 @@ def parse_tier_config(data: Any, label: str, domain: Domain) -> TierConfig:
             if name_after and term is None:
                 c.add(il, f"tier {name}: trigger {i + 1} name_after needs a term: trigger")
                 name_after = {}
+            everyday = trig.get("everyday", False)
+            if not isinstance(everyday, bool):
+                c.add(il, f"tier {name}: trigger {i + 1} everyday must be true or false, not {everyday!r}")
+                everyday = False
             triggers.append(Trigger(name, term, compiled, source, weight, bool(trig.get("needs_player", False)), il,
-                                    tuple((lang, tuple(w.strip().lower() for w in ws)) for lang, ws in name_after.items())))
+                                    tuple((lang, tuple(w.strip().lower() for w in ws)) for lang, ws in name_after.items()),
+                                    everyday))
         tiers[name] = Tier(
             name=name,
             label=str(block.get("label") or name.title()),
