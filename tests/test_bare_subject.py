@@ -38,9 +38,14 @@ def test_the_leader_is_held_under_high_and_says_why(accounting):
     assert any("bare" in e for e in top["evidence"])
 
 
-def test_the_hold_follows_the_thresholds_in_use(accounting):
-    r = _route(accounting, "invoices?", thresholds=Thresholds(high=0.95, medium=0.5, low=0.3, margin=0.1))
-    assert r["status"] == "multiple_matches" and r["matches"][0]["confidence"] < 0.95
+@pytest.mark.parametrize("high", [0.95, 0.5])
+def test_the_hold_follows_the_thresholds_in_use(accounting, high):
+    # a choice at any thresholds: a session that lowers `high` still gets the three readings
+    r = _route(accounting, "invoices?", thresholds=Thresholds(high=high, medium=0.4, low=0.2, margin=0.0))
+    assert r["status"] == "multiple_matches" and r["matches"][0]["confidence"] < high
+    assert {m["name"] for m in r["matches"]} == SERVING
+    confidences = [c["confidence"] for c in r["candidates"]]
+    assert confidences == sorted(confidences, reverse=True)
 
 
 @pytest.mark.parametrize("query, status, tool", [

@@ -6,9 +6,10 @@ The question names one term of the lexicon and nothing else: no date, number, na
 pattern, and no verb that picks a kind (a weak verb such as "show", "lihat", "see" picks none). The
 term is the own keyword of tools of MIN_KINDS or more different kinds that read (a write needs a verb
 asking for it, a detail view an identifier: the domain's `explicit_kinds` and `identifier_kinds`).
-Then those tools are ranked first, in their order, and the leader is marked `bare`: the tier rule
-(routing.core.sole.lifted, at the thresholds in use) holds it just under `high`, so the answer is the
-choice 000 asks for ("invoices?" was invoice_list at 0.94 with invoice_detail third). A term two
+Then those tools are ranked first, in their order (another tool, such as a detail view without its
+identifier, after them and at most as confident as the last), and the leader is marked `bare`: the tier rule
+(routing.core.sole.lifted, at the thresholds in use) holds it, and any candidate above, just under
+`high`, so the answer is the choice 000 asks for ("invoices?" was invoice_list at 0.94 with invoice_detail third). A term two
 kinds serve ("my contacts": a list and a search) keeps its reading: a listing.
 """
 from __future__ import annotations
@@ -40,24 +41,40 @@ def bare_subject(a, tools: Sequence, explicit_kinds: Sequence[str], identifier_k
     return frozenset(serving)
 
 
-def mark_bare(scored: list[Scored], serving: frozenset[int], term: str) -> list[Scored]:
-    """`scored` with the tools in `serving` first (in their order) and the leader marked `bare`."""
-    if not serving or not scored:
+def mark_bare(scored: list[Scored], a, tools: Sequence, weights, patterns: Mapping) -> list[Scored]:
+    """`scored` with the tools serving a bare subject first (in their order) and the leader marked
+    `bare` (the later marks of routing.core.sole leave a marked leader alone); as it was otherwise."""
+    if not scored or scored[0].lift:
         return scored
+    serving = bare_subject(a, tools, weights.explicit_kinds, weights.identifier_kinds, patterns)
+    if not serving:
+        return scored
+    term = next(iter(a.concepts))
     first = [s for s in scored if s.tool in serving]
     if not first:
         return scored
-    rest = [s for s in scored if s.tool not in serving]
     why = f"bare: only {term!r} is named, and {len(serving)} tools serve it"
+    # a tool that cannot serve the bare subject (a detail view without its identifier) ranks after those
+    # that can, at most as confident as the last of them: the order stays the order of the confidences
+    floor = first[-1].confidence
+    rest = [_at(s, floor, f"bare: {term!r} alone does not say what this tool needs") if s.confidence > floor else s
+            for s in scored if s.tool not in serving]
     return [replace(first[0], lift=("bare", why)), *first[1:], *rest]
 
 
-def held(top: Scored, high: float) -> Scored:
-    """A `bare` leader at or above `high`, held just under it (the `bare` part of the breakdown)."""
-    if top.confidence < high:
-        return top
+def _at(s: Scored, confidence: float, why: str) -> Scored:
+    breakdown = dict(s.breakdown)
+    breakdown["bare"] = round(breakdown.get("bare", 0.0) + confidence - s.confidence, 4)
+    return replace(s, confidence=confidence, raw=round(s.raw + confidence - s.confidence, 4), breakdown=breakdown,
+                   evidence=s.evidence + [why])
+
+
+def held(scored: list[Scored], high: float) -> list[Scored]:
+    """`scored` under a `bare` leader, every candidate above just under `high` held there (the `bare` part
+    of its breakdown): no reading is confident, and the order stays the order of the confidences (a
+    session's `high` of 0.5 holds the three readings of "invoices?" at 0.49 each, in their order)."""
     target = round(high - HOLD, 4)
-    breakdown = dict(top.breakdown)
-    breakdown["bare"] = round(target - top.confidence, 4)
-    return replace(top, confidence=target, raw=round(top.raw + target - top.confidence, 4), breakdown=breakdown,
-                   evidence=top.evidence + [top.lift[1]])
+    if not scored or scored[0].confidence < high:
+        return scored
+    why = scored[0].lift[1]
+    return [_at(s, target, why) if s.confidence > target else s for s in scored]

@@ -17,7 +17,8 @@ from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
 from routing.core.model import Domain, Thresholds
 from routing.core.params import ParamPlan, suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
-from routing.core.bare import bare_subject, mark_bare
+from routing.core.bare import mark_bare
+from routing.core.records import record_terms
 from routing.core.sole import lifted, mark_clear_lead, mark_sole_tool, mark_sole_writer, mark_whole_question, sure_correction
 from routing.core.scoring import (
     Scored,
@@ -70,7 +71,7 @@ class Router:
         self.param_plans = tuple(ParamPlan.of(t) for t in self.index.tools)
         # terms that name a record looked up by its number (keywords of the detail and search tools:
         # "invoice 1045"); a number right after another term ("payment 5000") may be an amount
-        self.record_terms = frozenset(k for t in domain.tools if t.kind in ("detail", "search") for k in t.keywords)
+        self.record_terms = record_terms(domain.tools)
         from routing.paths.config import load_path_config
         from routing.paths.replay import load_replay
 
@@ -262,9 +263,7 @@ class Router:
         if not lift:
             return scored[:top]
         tools = self.index.tools  # terms all pointing to one tool: marked here, lifted by the tier rule (routing.core.sole)
-        serving = bare_subject(a, tools, w.explicit_kinds, w.identifier_kinds, signals[2])
-        if serving:  # one subject several tools serve: a choice (routing.core.bare)
-            return mark_bare(scored, serving, next(iter(a.concepts)))[:top]
+        scored = mark_bare(scored, a, tools, w, signals[2])  # one subject several tools serve: a choice (routing.core.bare)
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
         scored = mark_sole_tool(scored, terms, tools, self.index.term_holders)
         scored = mark_whole_question(scored, signals[0], tools)

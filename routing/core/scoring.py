@@ -8,9 +8,9 @@
 A `Signal.value` is in [0, 1] and `Signal.parts` splits it among breakdown names. `combine` weighs
 them with the domain's `scoring:` weights into a sum (capped at 1) whose breakdown adds up to it.
 A domain that weighs `agreement` adds one more term to the leading tool only: how far the lexicon's
-view and the examples' view agree that it comes first (score_agreement). That sum is the
-confidence, unless the domain is calibrated: then routing.core.calibration turns
-it into a probability and adds a `calibration` term to the breakdown (Router.calibrate).
+view and the examples' view agree that it comes first (score_agreement). That sum is the confidence, unless
+the domain is calibrated: then routing.core.calibration turns it into a probability and adds a `calibration`
+term to the breakdown (Router.calibrate). A record named by its number: routing.core.records.
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from routing.core.agreement import AGREEMENT_MIN_TERMS, content_terms, ruled_out_by_verbs, score_agreement  # noqa: F401 (re-exported)
 from routing.core.example_arrays import ExampleSignals
-from routing.core.analysis import numbered_terms, record_number
-from routing.core.quantities import AMOUNT, read_quantities
+from routing.core.analysis import record_number
+from routing.core.records import list_patterns_kept, made_by_write, records_numbered
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
 from routing.core.patterns import RegexBudget
@@ -46,22 +46,11 @@ class PatternHits:
     timeouts: list[str]  # regexes that timed out or found the query's budget spent (reported in events)
 
 
-def records_numbered(a: QueryAnalysis, index: RouterIndex) -> frozenset[str]:
-    """The terms whose record the question names by its number ("invoice 1180", "INV-2210"): neither an
-    amount it states ("NEFT se 1.1 lakh") nor a value after a marker ("expense of 25000")."""
-    if not any(u.role == "number" for u in a.units):
-        return frozenset()
-    amounts = frozenset(i for q in read_quantities(a, index.domain.words.numbers) if q.kind == AMOUNT
-                        for i in range(q.first, q.last))
-    return numbered_terms(a, markers=index.domain.words.value_markers, amounts=amounts)
-
-
 def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
     """Phrase patterns match content keys in order; term patterns a set of concepts; regexes the text."""
     by_tool: dict[int, Signal] = {}
     covered: dict[int, set[int]] = {}
-    # Phrases match in order over every word but dates and numbers, stop words included: they
-    # carry direction in idioms ("who owes me" vs "who do i owe").
+    # Phrases match in order over every word but dates and numbers, stop words included: they carry direction ("who owes me").
     content = [(ui, u) for ui, u in enumerate(a.units) if u.role not in ("date", "number")]
     seq = [u.key for _, u in content]
     is_stop = [u.role == "stop" for _, u in content]
@@ -98,14 +87,7 @@ def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
                 hit(cp, set(span), sum(a.units[ui].via == "fuzzy" for ui in span))
     if index.term_patterns:
         present = set(a.concepts)
-        found = [cp for cp in index.term_patterns if cp.terms <= present]
-        numbered = records_numbered(a, index) if found else frozenset()
-        if numbered:
-            # one record named by its number ("open invoice 1077", "invoice no 1456, udah dibayar?"): its
-            # state is asked about, no set of such records filtered by it; a list's term set on the
-            # numbered term says nothing ("unpaid invoices of customer 1045" still filters invoices)
-            tools = index.tools
-            found = [cp for cp in found if tools[cp.tool].kind != "list" or not cp.terms & numbered]
+        found = list_patterns_kept([cp for cp in index.term_patterns if cp.terms <= present], a, index)  # routing.core.records
         for cp in found:
             # The most specific term set wins: [customer, unpaid, invoice] silences [unpaid, invoice].
             if any(cp.terms < other.terms and other.tool != cp.tool for other in found):
@@ -136,10 +118,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
     asked_kinds = {k for k, _ in a.actions} | ({"detail"} if record_number(a) else set())
     if _name_points_to_search(a, index.domain.settings.weights):
         asked_kinds |= set(index.domain.settings.weights.name_kinds)
-    explicit_kinds = index.domain.settings.weights.explicit_kinds
-    # a record named by its number exists: the write that makes such records is not what is asked ("got
-    # 75k from Joshi & Co against INV-118, please record it" records a payment, it creates no invoice)
-    numbered = records_numbered(a, index)
+    numbered = records_numbered(a, index)  # a numbered record exists: its making write is not asked (routing.core.records)
     seen_concepts: set[str] = set()
     masses = []
     for ui, u in content:
@@ -163,8 +142,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
             if u.role == "literal" and tool.kind in argument_kinds and tool.kind in asked_kinds and ui not in cov:
                 continue  # a name or search term the verb hands to the tool: neither explained nor diluting
             total += mass
-            in_terms = u.role == "concept" and u.key in terms \
-                and not (u.key in numbered and tool.kind in explicit_kinds and terms[u.key] >= 1.0)
+            in_terms = u.role == "concept" and u.key in terms and not (numbered and made_by_write(tool, u.key, numbered, index, terms[u.key]))
             if ui in cov and not (in_terms and terms[u.key] >= 1.0):
                 # A word the tool's own terms do not (fully) explain, explained by its pattern.
                 parts["pattern"] = parts.get("pattern", 0.0) + mass

@@ -157,7 +157,7 @@ def lifted(scored: list[Scored], medium: float, high: float, margin: float) -> l
     """`scored` with a marked leader at `high` where it is in the middle band and already leads its
     runner-up by the margin (the thresholds in use); as it was otherwise. A lifted list is kept as it is."""
     if scored and scored[0].lift and scored[0].lift[0] == "bare":  # routing.core.bare: a choice, never a lift
-        return [held(scored[0], high), *scored[1:]]
+        return held(scored, high)
     if not scored or not scored[0].lift or not _leads(scored, medium, high, margin):
         return scored
     signal, why = scored[0].lift

@@ -1,0 +1,63 @@
+"""A record named by its number ("invoice 1180", "INV-2210", "open invoice 1077") is one record that
+exists (issue 22, held-out sets):
+
+- a list's term set on that term ("open" read as unpaid + invoice) filters no set of such records: the
+  question asks about the one it names (`list_patterns_kept`);
+- the write that makes such records is not what is asked ("Joshi & Co se 75k aaye hain invoice 1180 ke
+  against, entry kar do" records a payment; it creates no invoice): a create tool's own keyword for
+  that term explains nothing (`made_by_write`).
+
+A term numbers a record where a detail or search tool of the domain has it as its own keyword (as
+the parameters read "invoice 1045", routing.core.params), the number follows it with only stop words
+between, none a value marker ("expense of 25000"), and the number is no amount the question states
+(routing.core.quantities: "NEFT se 1.1 lakh", "rent 65k"). "record payment 5000" and "office rent
+30000" state amounts: a payment and an expense are no records looked up by number.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Sequence
+
+from routing.core.analysis import QueryAnalysis, numbered_terms
+from routing.core.quantities import AMOUNT, read_quantities
+
+_RECORD_TERMS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def record_terms(tools: Sequence) -> frozenset[str]:
+    """The terms a number right after them numbers a record of: a detail or search tool's own keywords."""
+    return frozenset(k for t in tools if t.kind in ("detail", "search") for k in t.keywords)
+
+
+def _terms_of(index) -> frozenset[str]:
+    terms = _RECORD_TERMS.get(index)
+    if terms is None:
+        terms = _RECORD_TERMS[index] = record_terms(index.tools)
+    return terms
+
+
+def records_numbered(a: QueryAnalysis, index) -> frozenset[str]:
+    """The record terms whose record the question names by its number (above)."""
+    if not any(u.role == "number" for u in a.units):
+        return frozenset()
+    terms = _terms_of(index)
+    if not terms or not terms & a.concepts.keys():
+        return frozenset()
+    words = index.domain.words
+    amounts = frozenset(i for q in read_quantities(a, words.numbers) if q.kind == AMOUNT for i in range(q.first, q.last))
+    return numbered_terms(a, markers=words.value_markers, amounts=amounts) & terms
+
+
+def list_patterns_kept(found: list, a: QueryAnalysis, index) -> list:
+    """`found` (term patterns that matched) without a list's term set on a numbered record's term."""
+    numbered = records_numbered(a, index) if found else frozenset()
+    if not numbered:
+        return found
+    tools = index.tools
+    return [cp for cp in found if tools[cp.tool].kind != "list" or not cp.terms & numbered]
+
+
+def made_by_write(tool, term: str, numbered: frozenset[str], index, weight: float) -> bool:
+    """Whether `tool` is the write (the domain's `explicit_kinds`) that makes records of the numbered
+    `term`, its own keyword (weight 1)."""
+    return term in numbered and weight >= 1.0 and tool.kind in index.domain.settings.weights.explicit_kinds
