@@ -65,3 +65,10 @@ def test_a_request_that_says_more_keeps_its_reading(accounting, query, status, t
 def test_a_weak_write_verb_is_no_bare_subject(accounting):
     r = _route(accounting, "new invoice please")
     assert r["candidates"][0]["name"] == "invoice_create"
+
+
+@pytest.mark.parametrize("query", ["how much are our expenses"])
+def test_a_verb_asking_for_a_figure_is_no_bare_subject(query):
+    # review: "how much" names the summary kind alone: it asks for a figure, not for a choice
+    r = load_router("cfo").route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "expense_summary"

@@ -16,9 +16,7 @@ def routers():
 
 @pytest.mark.parametrize("domain, query", [
     ("accounting", "I'd like to see a report"),            # "i'd" is no word saying what
-    ("accounting", "bisa minta rekapnya ga kak?"),         # "kak": a form of address
     ("accounting", "tolong tarikin laporannya ya"),        # "tarikin": a weak verb for a listing
-    ("accounting", "give me an update"),
     ("cfo", "need some insights"),
 ])
 def test_a_request_naming_nothing_is_asked_about(routers, domain, query):
@@ -36,7 +34,17 @@ def test_small_talk_and_other_requests_stay_not_found(routers, domain, query):
     assert r["status"] == "not_found"
 
 
-def test_a_form_of_address_is_no_name_but_pak_still_precedes_one(routers):
-    r = routers["accounting"].route("cari invoice Pak Budi", today=TODAY).to_dict()
-    assert r["matches"][0]["name"] == "invoice_search"
-    assert "Budi" in str(r["matches"][0]["suggested_params"])
+@pytest.mark.parametrize("query, name", [
+    ("cari invoice Pak Budi", "Budi"),
+    ("faktur dari PT Gan Jaya", "Gan Jaya"),    # review: "gan" and "kak" as stop words cut such names
+    ("invoices for Kak Ros", "Kak Ros"),
+])
+def test_a_name_keeps_its_words(routers, query, name):
+    r = routers["accounting"].route(query, today=TODAY).to_dict()
+    assert name in str(r["matches"][0]["suggested_params"])
+
+
+def test_update_asks_for_a_write_not_for_clarification(routers):
+    # review: "update" as a vague word made "update the invoice" skip the bare-subject choice and list invoices
+    r = routers["accounting"].route("update the invoice", today=TODAY).to_dict()
+    assert r["status"] != "activated" or r["matches"][0]["name"] != "invoice_list"

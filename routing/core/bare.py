@@ -3,7 +3,8 @@ queries: return all matching tools, not just best guess": "show invoices" return
 invoice_search and the sales summary).
 
 The question names one term of the lexicon and nothing else: no date, number, name, unknown word or
-pattern, and no verb that picks a kind (a weak verb such as "show", "lihat", "see" picks none). The
+pattern, and no verb that picks a kind (a weak display verb such as "show", "lihat", "see" picks none;
+"how much", weak for a summary alone, asks for a figure). The
 term is the own keyword of tools of MIN_KINDS or more different kinds that read (a write needs a verb
 asking for it, a detail view an identifier: the domain's `explicit_kinds` and `identifier_kinds`).
 Then those tools are ranked first, in their order (another tool, such as a detail view without its
@@ -21,6 +22,7 @@ from routing.core.index import STRONG_VERB
 from routing.core.scoring import Scored
 
 MIN_KINDS = 3  # three ways to read one subject: no reading is the obvious one
+DISPLAY = "list"  # the kind a display verb ("show", "see", "lihat") names among others
 HOLD = 0.01    # how far under `high` a held leader stays (a reported 0.85 would read as confident)
 
 
@@ -30,9 +32,10 @@ def bare_subject(a, tools: Sequence, explicit_kinds: Sequence[str], identifier_k
     if len(a.concepts) != 1 or a.dates or a.names or a.literals or a.vague or patterns:
         return frozenset()
     skip = set(explicit_kinds) | set(identifier_kinds)
-    # a verb that picks a kind ("list"), or asks for a write even weakly ("new invoice please"), says more
+    # a verb that picks a kind ("list"), or asks for a write even weakly ("new invoice please"), says more;
+    # so do weak verbs none of which would display a listing ("how much are our expenses" asks for a figure)
     if any(strength >= STRONG_VERB or kind in explicit_kinds for kind, strength in a.actions) \
-            or any(u.role == "number" for u in a.units):
+            or (a.actions and all(kind != DISPLAY for kind, _ in a.actions)) or any(u.role == "number" for u in a.units):
         return frozenset()
     term = next(iter(a.concepts))
     serving = [i for i, t in enumerate(tools) if term in t.keywords and t.kind not in skip]

@@ -1,17 +1,13 @@
-"""A record named by its number ("invoice 1180", "INV-2210", "open invoice 1077") is one record that
-exists (issue 22, held-out sets):
-
-- a list's term set on that term ("open" read as unpaid + invoice) filters no set of such records: the
-  question asks about the one it names (`list_patterns_kept`);
-- the write that makes such records is not what is asked ("Joshi & Co se 75k aaye hain invoice 1180 ke
-  against, entry kar do" records a payment; it creates no invoice): a create tool's own keyword for
-  that term explains nothing (`made_by_write`).
+"""A record named by its number ("invoice 1180", "INV-2210", "open invoice 1077") is one record (issue 22,
+held-out sets): a list's term set on that term ("open" read as unpaid + invoice) filters no set of such
+records, the question asks about the one it names (`list_patterns_kept`). (A create tool is not ruled
+out by it: "create invoice 1190 for Sharma" numbers the new invoice, "same as invoice 1180" names another.)
 
 A term numbers a record where a detail or search tool of the domain has it as its own keyword (as
 the parameters read "invoice 1045", routing.core.params), the number follows it with only stop words
 between, none a value marker ("expense of 25000"), and the number is no amount the question states
-(routing.core.quantities: "NEFT se 1.1 lakh", "rent 65k"). "record payment 5000" and "office rent
-30000" state amounts: a payment and an expense are no records looked up by number.
+(routing.core.quantities: "NEFT se 1.1 lakh", "rent 65k", "30 days", "15%"). "record payment 5000" and
+"office rent 30000" state amounts: a payment and an expense are no records looked up by number.
 """
 from __future__ import annotations
 
@@ -19,7 +15,7 @@ import weakref
 from typing import Sequence
 
 from routing.core.analysis import QueryAnalysis, numbered_terms
-from routing.core.quantities import AMOUNT, read_quantities
+from routing.core.quantities import PLAIN, read_quantities
 
 _RECORD_TERMS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
@@ -44,7 +40,7 @@ def records_numbered(a: QueryAnalysis, index) -> frozenset[str]:
     if not terms or not terms & a.concepts.keys():
         return frozenset()
     words = index.domain.words
-    amounts = frozenset(i for q in read_quantities(a, words.numbers) if q.kind == AMOUNT for i in range(q.first, q.last))
+    amounts = frozenset(i for q in read_quantities(a, words.numbers) if q.kind != PLAIN for i in range(q.first, q.last))
     return numbered_terms(a, markers=words.value_markers, amounts=amounts) & terms
 
 
@@ -55,9 +51,3 @@ def list_patterns_kept(found: list, a: QueryAnalysis, index) -> list:
         return found
     tools = index.tools
     return [cp for cp in found if tools[cp.tool].kind != "list" or not cp.terms & numbered]
-
-
-def made_by_write(tool, term: str, numbered: frozenset[str], index, weight: float) -> bool:
-    """Whether `tool` is the write (the domain's `explicit_kinds`) that makes records of the numbered
-    `term`, its own keyword (weight 1)."""
-    return term in numbered and weight >= 1.0 and tool.kind in index.domain.settings.weights.explicit_kinds

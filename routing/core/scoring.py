@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from routing.core.agreement import AGREEMENT_MIN_TERMS, content_terms, ruled_out_by_verbs, score_agreement  # noqa: F401 (re-exported)
 from routing.core.example_arrays import ExampleSignals
 from routing.core.analysis import record_number
-from routing.core.records import list_patterns_kept, made_by_write, records_numbered
+from routing.core.records import list_patterns_kept
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
 from routing.core.patterns import RegexBudget
@@ -118,7 +118,6 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
     asked_kinds = {k for k, _ in a.actions} | ({"detail"} if record_number(a) else set())
     if _name_points_to_search(a, index.domain.settings.weights):
         asked_kinds |= set(index.domain.settings.weights.name_kinds)
-    numbered = records_numbered(a, index)  # a numbered record exists: its making write is not asked (routing.core.records)
     seen_concepts: set[str] = set()
     masses = []
     for ui, u in content:
@@ -142,7 +141,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
             if u.role == "literal" and tool.kind in argument_kinds and tool.kind in asked_kinds and ui not in cov:
                 continue  # a name or search term the verb hands to the tool: neither explained nor diluting
             total += mass
-            in_terms = u.role == "concept" and u.key in terms and not (numbered and made_by_write(tool, u.key, numbered, index, terms[u.key]))
+            in_terms = u.role == "concept" and u.key in terms
             if ui in cov and not (in_terms and terms[u.key] >= 1.0):
                 # A word the tool's own terms do not (fully) explain, explained by its pattern.
                 parts["pattern"] = parts.get("pattern", 0.0) + mass

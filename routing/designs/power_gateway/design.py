@@ -438,7 +438,8 @@ class PowerGateway(DomainDesign):
         # them (004's Medium, "check my database", "process payment"): each holder at least category_floor
         in_category: frozenset[str] = frozenset()
         lift = 0.0
-        if self.category_floor and not topic and self._own_terms.isdisjoint(concepts):
+        # (a topic word beside a category is what the category's data is about: "query the sales database")
+        if self.category_floor and self._own_terms.isdisjoint(concepts):
             in_category = frozenset(n for c in concepts for n in self._categories.get(c, ()))
             best = max((s.confidence for s in scored if self.router.index.tools[s.tool].name in in_category), default=0.0)
             lift = max(self.category_floor - best, 0.0)  # the holders rise together: their order stays
@@ -455,10 +456,10 @@ class PowerGateway(DomainDesign):
             clear_lead = named and self.named_lead > 0 and others * self.named_lead <= s.confidence
             if own and self.named_floor and (others < low or clear_lead) and s.confidence < self.named_floor:
                 target = self.named_floor
-            elif topic and not own and s.confidence > self.topic_cap:
-                target = self.topic_cap
             elif lift and name in in_category:
                 target = round(s.confidence + lift, 4)
+            elif topic and not own and name not in in_category and s.confidence > self.topic_cap:
+                target = self.topic_cap
             out.append(s if target == s.confidence else self._set(s, target, "level"))
         out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name))
         return out
