@@ -410,26 +410,20 @@ def test_a_repeated_name_is_not_an_unknown_player(football, today):
 
 # ------------------------------------------------------------ everyday triggers need a football question
 
-@pytest.mark.parametrize("query", [
-    "tips to improve my public speaking",
-    "why is my laptop fan so loud all of a sudden",
-    "compare gojek vs grab promo hari ini",
-    "any drills to improve my sprint speed before a 5k race?",
+@pytest.mark.parametrize("query, status", [
+    # an everyday trigger alone is no football question
+    ("tips to improve my public speaking", "not_found"),
+    ("why is my laptop fan so loud all of a sudden", "not_found"),
+    ("compare gojek vs grab promo hari ini", "not_found"),
+    ("any drills to improve my sprint speed before a 5k race?", "not_found"),
+    # in a football question it still fires, and the player is asked for
+    ("why the sudden drop in form?", "needs_clarification"),            # form: a term of the game
+    ("my boss asked me to analyze the xG trends", "needs_clarification"),
+    ("why is he underperforming?", "needs_clarification"),              # a pronoun: someone to be about
+    ("analyze our team", "needs_clarification"),                        # review: the team and its play are football
+    ("why did we lose", "needs_clarification"),
+    ("improve our pressing", "needs_clarification"),
+    ("kenapa tim kalah", "needs_clarification"),
 ])
-def test_an_everyday_trigger_alone_is_no_football_question(query):
-    r = load_router("football").route(query, today="2026-01-22").to_dict()
-    assert r["status"] == "not_found"
-
-
-@pytest.mark.parametrize("query", [
-    "why the sudden drop in form?",            # form: a term of the game
-    "my boss asked me to analyze the xG trends",
-    "why is he underperforming?",              # a pronoun: someone to be about
-    "analyze our team",                        # review: the team and its play are football
-    "why did we lose",
-    "improve our pressing",
-    "kenapa tim kalah",
-])
-def test_an_everyday_trigger_in_a_football_question_still_fires(query):
-    r = load_router("football").route(query, today="2026-01-22").to_dict()
-    assert r["status"] == "needs_clarification"
+def test_an_everyday_trigger_fires_only_in_a_football_question(query, status):
+    assert load_router("football").route(query, today="2026-01-22").to_dict()["status"] == status
