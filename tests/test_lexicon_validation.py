@@ -117,7 +117,11 @@ def test_a_route_reports_regex_time_outs_in_its_events(lex):
     router.index.regex_patterns[0] = replace(cp, regex=regex_module.compile(r"(q|q)+$", regex_module.IGNORECASE))
     result = router.route("invoices " + "q" * 40 + "!", today="2026-01-22")
     [event] = [e for e in result.events if e["type"] == "regex_timeout"]
-    assert event["patterns"] == [cp.label]
+    # the pattern that hung is named first; on a loaded machine the ones after it may find the query's
+    # budget spent, and each of those is named too (never dropped), in the lexicon's order
+    labels = [p.label for p in router.index.regex_patterns]
+    assert event["patterns"][0] == cp.label == labels[0]
+    assert event["patterns"] == labels[: len(event["patterns"])]
 
 
 def test_duplicate_yaml_key_is_reported(lex):
