@@ -60,15 +60,17 @@ def mark_bare(scored: list[Scored], a, tools: Sequence, weights, patterns: Mappi
     # a tool that cannot serve the bare subject (a detail view without its identifier) ranks after those
     # that can, at most as confident as the last of them: the order stays the order of the confidences
     floor = first[-1].confidence
-    rest = [_at(s, floor, f"bare: {term!r} alone does not say what this tool needs") if s.confidence > floor else s
+    rest = [moved(s, floor, "bare", f"bare: {term!r} alone does not say what this tool needs") if s.confidence > floor else s
             for s in scored if s.tool not in serving]
     return [replace(first[0], lift=("bare", why)), *first[1:], *rest]
 
 
-def _at(s: Scored, confidence: float, why: str) -> Scored:
+def moved(s: Scored, confidence: float, signal: str, why: str) -> Scored:
+    """`s` at `confidence`, the difference added to the `signal` part of its breakdown (which still adds up)
+    and `why` to its evidence: a held candidate here, a lifted leader in routing.core.sole."""
     breakdown = dict(s.breakdown)
-    breakdown["bare"] = round(breakdown.get("bare", 0.0) + confidence - s.confidence, 4)
-    return replace(s, confidence=confidence, raw=round(s.raw + confidence - s.confidence, 4), breakdown=breakdown,
+    breakdown[signal] = round(breakdown.get(signal, 0.0) + confidence - s.confidence, 4)
+    return replace(s, confidence=round(confidence, 4), raw=round(s.raw + confidence - s.confidence, 4), breakdown=breakdown,
                    evidence=s.evidence + [why])
 
 
@@ -80,4 +82,4 @@ def held(scored: list[Scored], high: float) -> list[Scored]:
     if not scored or scored[0].confidence < high:
         return scored
     why = scored[0].lift[1]
-    return [_at(s, target, why) if s.confidence > target else s for s in scored]
+    return [moved(s, target, "bare", why) if s.confidence > target else s for s in scored]

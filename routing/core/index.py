@@ -21,6 +21,7 @@ from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
 from routing.core.analysis import QueryAnalysis, analyze, read_word
 from routing.core.patterns import check_regex
+from routing.core.records import record_terms
 from routing.core.framing import anchor_words, framing_spans
 from routing.core.stems import Stems
 from routing.core.text import uninflected_forms, words
@@ -177,6 +178,7 @@ class RouterIndex:
         keys = {f for f, _ in d.words.shorthand}
         self.shorthand = {f: w for f, w in d.words.shorthand if f not in self.phrase_words and w not in keys}
         self.past_endings = tuple(d.words.past)  # words.yaml `past`: "issued" is no request to issue
+        self.record_terms = record_terms(self.tools)  # terms a number right after them numbers a record of (routing.core.records)
         # the words without one of which a question has no clause to set aside (routing.core.framing):
         # a contrast word, a purpose's words, or a preface's first word at the question's start
         w = d.words

@@ -11,32 +11,21 @@ between, none a value marker ("expense of 25000"), and the number is no amount t
 """
 from __future__ import annotations
 
-import weakref
 from typing import Sequence
 
 from routing.core.analysis import QueryAnalysis, numbered_terms
 from routing.core.quantities import PLAIN, read_quantities
-
-_RECORD_TERMS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
 
 def record_terms(tools: Sequence) -> frozenset[str]:
     """The terms a number right after them numbers a record of: a detail or search tool's own keywords."""
     return frozenset(k for t in tools if t.kind in ("detail", "search") for k in t.keywords)
 
 
-def _terms_of(index) -> frozenset[str]:
-    terms = _RECORD_TERMS.get(index)
-    if terms is None:
-        terms = _RECORD_TERMS[index] = record_terms(index.tools)
-    return terms
-
-
 def records_numbered(a: QueryAnalysis, index) -> frozenset[str]:
     """The record terms whose record the question names by its number (above)."""
     if not any(u.role == "number" for u in a.units):
         return frozenset()
-    terms = _terms_of(index)
+    terms = index.record_terms
     if not terms or not terms & a.concepts.keys():
         return frozenset()
     words = index.domain.words

@@ -32,7 +32,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from rapidfuzz.distance import OSA
 
-from routing.core.bare import held
+from routing.core.bare import held, moved
 from routing.core.index import term_holders
 from routing.core.scoring import Scored
 
@@ -161,11 +161,4 @@ def lifted(scored: list[Scored], medium: float, high: float, margin: float) -> l
     if not scored or not scored[0].lift or not _leads(scored, medium, high, margin):
         return scored
     signal, why = scored[0].lift
-    return [_lift(scored[0], high, signal, why), *scored[1:]]
-
-
-def _lift(top: Scored, high: float, signal: str, why: str) -> Scored:
-    breakdown = dict(top.breakdown)
-    breakdown[signal] = round(high - top.confidence, 4)
-    return replace(top, confidence=round(high, 4), raw=round(top.raw + high - top.confidence, 4),
-                   breakdown=breakdown, evidence=top.evidence + [why])
+    return [moved(scored[0], high, signal, why), *scored[1:]]

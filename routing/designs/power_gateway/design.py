@@ -199,7 +199,7 @@ class PowerGateway(DomainDesign):
         _check_hints(domain, self._hints)
         self._all_hints = frozenset(h for hints in self._hints.values() for h in hints)
         claimed = {c for t in domain.tools for c in (*t.keywords, *t.related)}
-        self._topics = frozenset(h for hints in self._hints.values() for h in hints) - claimed
+        self._topics = self._all_hints - claimed
         self._tool_no = {t.name: i for i, t in enumerate(self.router.index.tools)}
         self.available_powers = [{"name": t.name, "description": t.description} for t in domain.tools]
         self._keywords = {t.name: tuple(t.keywords) for t in domain.tools}
@@ -391,7 +391,7 @@ class PowerGateway(DomainDesign):
         at all enters with the hint alone."""
         if self.hint_points <= 0 or not a.concepts:
             return scored
-        asked = self._topics_asked(a)
+        asked = self._all_hints & a.concepts.keys()  # the query's topic words
         # each power by the share of the query's topic words it holds: "analyse how the business is
         # performing" (analyze, business) puts analytics, crm and stripe before aws (analyze alone)
         hinted = {name: len(hints & asked) / len(asked) for name, hints in self._hints.items() if hints & asked}
@@ -411,10 +411,6 @@ class PowerGateway(DomainDesign):
         ]
         out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name))
         return out
-
-    def _topics_asked(self, a) -> frozenset[str]:
-        """The query's terms that are some power's hint."""
-        return frozenset(a.concepts.keys()) & self._all_hints
 
     def _levels(self, scored: list[Scored], a) -> list[Scored]:
         """004's levels of evidence on top of the points. A power matched by one of its own
