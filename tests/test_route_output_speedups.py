@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from routing import Router
 from routing.core import sole
+from routing.core.bare import moved
 from routing.core.fastinit import fast_frozen_dict_init
 from routing.core.model import Tool
 from routing.core.params import ParamPlan, argument_text, suggest_params
@@ -332,7 +333,7 @@ def old_lift_sole_tool(scored, concepts, tools, medium, high, margin):
         return scored
     if any(terms <= set(t.keywords) | set(t.related) for i, t in enumerate(tools) if i != top.tool):
         return scored
-    return [sole._lift(top, high, "sole", f"sole: every term is {leader.name}'s own" if own_terms == terms else
+    return [moved(top, high, "sole", f"sole: every term is {leader.name}'s own" if own_terms == terms else
                        f"sole: {leader.name} alone holds every term"), *scored[1:]]
 
 
@@ -347,7 +348,7 @@ def old_lift_sole_writer(scored, concepts, verb_kinds, tools, write_kinds, mediu
                if t.kind in write_kinds and t.keywords and terms & (set(t.keywords) | set(t.related))]
     if writers != [top.tool]:
         return scored
-    return [sole._lift(top, high, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}"), *scored[1:]]
+    return [moved(top, high, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}"), *scored[1:]]
 
 
 TERMS = ["bill", "invoice", "top", "expense", "gst"]
