@@ -9,6 +9,7 @@ its descriptions routes on the same machinery as one with examples. Nothing here
 """
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter, defaultdict
 from datetime import date
@@ -56,6 +57,35 @@ def tool_fields(tool) -> list[tuple[str, str]]:
     for p in tool.params:
         out += [("parameter", name_words(p.name)), ("parameter_description", p.description or "")]
     return [(f, t) for f, t in out if t.strip()]
+
+
+def described(index, tools) -> tuple[dict[str, frozenset[int]], list[dict[str, float]]]:
+    """What each tool's own description says in the domain's words, for a domain whose tools a person
+    described and named terms for (an enriched domain reads the description as a document of its own):
+    (term -> the tools whose description names that term of the lexicon; per tool, the other words of its
+    description, each weighed by its rarity among the descriptions, log(1 + n/df) / log(1 + n): a word
+    of one description of many 1.0 or nearly, a word of every description log 2 / log(1 + n)).
+
+    A term a description names is one the tool holds for the lift rules (routing.core.sole), as its
+    keywords and related terms are: "Show one invoice in full - lines, taxes, payments and status"
+    holds payment. A question's word its description uses is no unknown word for that tool (the
+    keyword signal's `description` part, routing.core.scoring.score_keyword): "output tax" and "net"
+    name no term, yet gst_summary is "output tax, input tax credit and net GST payable"."""
+    holders: dict[str, set[int]] = defaultdict(set)
+    own: list[set[str]] = []
+    for i, t in enumerate(tools):
+        found: set[str] = set()
+        if t.description:
+            a = index.analyze(t.description, today=date(2000, 1, 1), correct=False, with_dates=False)
+            for c in a.concepts:
+                holders[c].add(i)
+            found = {u.key for u in a.units if u.role == "literal"}
+        own.append(found)
+    n = max(len(tools), 1)
+    df = Counter(w for ws in own for w in ws)
+    scale = math.log(1.0 + n)
+    weights = [{w: math.log(1.0 + n / df[w]) / scale for w in ws} for ws in own]
+    return {c: frozenset(ids) for c, ids in holders.items()}, weights
 
 
 def tool_documents(tool) -> list[str]:

@@ -16,7 +16,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from routing.core.enrich import ENRICHED_K1, ENRICHED_NEAREST_TOOLS, ENRICHED_TOOL_SHARE, enriched, name_words, tool_documents
-from routing.core.enrich import derived_entries, fields_tf, tool_field_features
+from routing.core.enrich import derived_entries, described, fields_tf, tool_field_features
 from routing.core.model import Domain, Tool
 from routing.core.example_arrays import ExampleArrays
 from routing.core.analysis import QueryAnalysis, analyze, read_word
@@ -218,6 +218,13 @@ class RouterIndex:
                 postings[c].append((i, w))
         n = max(len(self.tools), 1)
         self.term_holders = term_holders(self.tools)  # routing.core.sole reads it: no scan of every tool a question
+        # What each tool's description says in the domain's words (routing.core.enrich.described): its
+        # terms are held, its other words explain a question's words for the keyword signal.
+        self.described_words: list[dict[str, float]] = [{} for _ in self.tools]
+        if not enriched(self.domain):
+            named, self.described_words = described(self, self.tools)
+            self.term_holders = {c: self.term_holders.get(c, frozenset()) | named.get(c, frozenset())
+                                 for c in self.term_holders.keys() | named.keys()}
         self.term_postings = dict(postings)
         self.term_idf = {c: math.log(1.0 + n / len(p)) for c, p in postings.items()}
 

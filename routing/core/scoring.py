@@ -105,7 +105,9 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
     """Share of the query's content mass that a tool's terms (or its matched patterns) explain.
 
     Concepts weigh their idf over tools (rare terms say more); words the lexicon does not know
-    weigh LITERAL_MASS, except for search/detail tools, where they are what is searched for."""
+    weigh LITERAL_MASS, except for search/detail tools, where they are what is searched for. Such a
+    word the tool's own description uses is explained by it in part, by its rarity among the
+    descriptions (routing.core.enrich.described: "net" and "output" for gst_summary)."""
     content = [(ui, u) for ui, u in enumerate(a.units) if u.role in ("concept", "literal")]
     if not content:
         return {}
@@ -132,6 +134,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
         tool = index.tools[t]
         terms = index.tool_terms[t]
         cov = patterns.covered.get(t, set())
+        described = index.described_words[t]
         total = 0.0
         parts: dict[str, float] = {}
         evidence: list[str] = []
@@ -145,6 +148,10 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
             if ui in cov and not (in_terms and terms[u.key] >= 1.0):
                 # A word the tool's own terms do not (fully) explain, explained by its pattern.
                 parts["pattern"] = parts.get("pattern", 0.0) + mass
+                continue
+            if u.role == "literal" and u.key in described:  # a word of the tool's own description
+                parts["description"] = parts.get("description", 0.0) + mass * described[u.key]
+                evidence.append(f"{u.key} (description)")
                 continue
             if in_terms:
                 share = mass * terms[u.key]
