@@ -14,7 +14,7 @@ def cmd_dates(args) -> int:
     settings = DateSettings()
     if args.domain:
         s = load_domain(domain_name(args), args.lexicons).settings
-        settings = DateSettings(week_start=s.week_start, fiscal_year_start_month=s.fiscal_year_start_month, fiscal_year_label=s.fiscal_year_label)
+        settings = DateSettings.of(s)
     lexicon = load_date_lexicon(Path(args.lexicons) / "_shared" / "dates.yaml")
     if args.batch:
         # Like `batch`: every line is answered (a bad one with its error, in place), bytes in, UTF-8 out;

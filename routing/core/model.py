@@ -129,6 +129,7 @@ class Settings:
     clarifying_question: str
     weights: Weights
     fiscal_year_label: str = "start"   # dates.fiscal_year_label: "FY2025" starts (start) or ends (end) in 2025
+    quarters: str = "calendar"         # dates.quarters: Q1..Q4 said alone are calendar quarters or the fiscal year's (fiscal)
     design: str = "tools"  # which routing design routes this domain (routing.designs.DESIGNS)
     design_line: int | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)

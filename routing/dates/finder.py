@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Callable
 
-from routing.dates.fiscal_parts import fiscal_parts
+from routing.dates.fiscal_parts import fiscal_parts, fiscal_quarters
 from routing.dates.folded import case_sensitive
 from routing.dates.ranges import _Context
 from routing.dates.types import (
@@ -503,7 +503,8 @@ class PhraseFinder:
             if all(end <= s or start >= e for s, e, _ in taken):
                 taken.append((start, end, found))
         taken.sort(key=lambda t: t[0])
-        return fiscal_parts([found for _, _, found in taken if found is not _BLOCKED], text, today, self._roles)
+        found = fiscal_parts([found for _, _, found in taken if found is not _BLOCKED], text, today, self._roles)
+        return fiscal_quarters(found, today, settings)
 
 
 def find_dates(text: str, *, today: date, settings: DateSettings = DateSettings(),

@@ -2,14 +2,18 @@
 "Q3 FY26", "FY 2025-26 Q1", "YTD for FY 2025-26") is one range of that fiscal year, not a calendar
 quarter (or the calendar year to date) and a whole fiscal year side by side. The third quarter of a
 fiscal year starting in April is October-December; its year to date runs from its start to today (or
-its end, when it is over). Only a quarter whose year was not said takes the fiscal year's."""
+its end, when it is over). Only a quarter whose year was not said takes the fiscal year's.
+
+A domain whose quarters are its fiscal year's (DateSettings.quarters "fiscal": Indian usage, where
+"Q3 numbers" asked on 2026-01-22 are those of 2025-10-01..2025-12-31) reads a quarter said alone the
+same way, in the fiscal year of today (fiscal_quarters)."""
 from __future__ import annotations
 
 import re
 from datetime import date, timedelta
 
 from routing.dates.ranges import _add_months
-from routing.dates.types import DateRange
+from routing.dates.types import DateRange, DateSettings
 
 FISCAL_RULES = frozenset({"fiscal_year", "last_fiscal_year", "next_fiscal_year", "explicit_fiscal_year"})
 PART_RULES = frozenset({"quarter", "ytd"})
@@ -20,6 +24,11 @@ def _gap_ok(gap: str, joiners: frozenset[str]) -> bool:
     return all(w in joiners for w in re.findall(r"[^\s,\-/]+", gap.casefold()))
 
 
+def _said_alone(part: DateRange, today: date) -> bool:
+    """A quarter without a year of its own: read in today's year, no digit but its number."""
+    return part.start.year == today.year and "".join(ch for ch in part.text if ch.isdigit()) in "1234"
+
+
 def _part(part: DateRange, fiscal: DateRange, text: str, today: date, span: tuple[int, int]) -> DateRange | None:
     fy_start = fiscal.start
     fy_end = _add_months(fy_start, 12)[0] - timedelta(days=1)
@@ -28,7 +37,7 @@ def _part(part: DateRange, fiscal: DateRange, text: str, today: date, span: tupl
         if fy_start > today:
             return None
         return DateRange(words, fy_start, min(today, fy_end), "calendar", "fiscal_ytd", span)
-    if part.start.year != today.year or "".join(ch for ch in part.text if ch.isdigit()) not in "1234":
+    if not _said_alone(part, today):
         return None  # "Q3 2016 FY26": the quarter's own year was said
     number = (part.start.month - 1) // 3 + 1
     start, clamp = _add_months(fy_start, 3 * (number - 1))
@@ -63,3 +72,23 @@ def fiscal_parts(found: list[DateRange], text: str, today: date, roles: dict) ->
             i += 1
     return out
 
+
+
+def fiscal_quarters(found: list[DateRange], today: date, settings: DateSettings) -> list[DateRange]:
+    """`found` with each quarter said alone ("Q3", "third quarter") read as that quarter of the fiscal
+    year of today, where the domain says its quarters are its fiscal year's (`dates.quarters: fiscal`)
+    and that year does not start with the calendar's: with a fiscal year from month 4, on 2026-01-22 Q3 is
+    2025-10-01..2025-12-31, Q1 2025-04-01..2025-06-30. As with calendar quarters (CONTRACT: "Q1" is
+    today's year's, whole), the quarter is the current fiscal year's, whole."""
+    fs = settings.fiscal_year_start_month
+    if settings.quarters != "fiscal" or fs == 1:
+        return found
+    fy_start = date(today.year if today.month >= fs else today.year - 1, fs, 1)
+    out = []
+    for d in found:
+        if d.rule == "quarter" and d.resolved and _said_alone(d, today):
+            number = (d.start.month - 1) // 3 + 1
+            start = _add_months(fy_start, 3 * (number - 1))[0]
+            d = DateRange(d.text, start, _add_months(start, 3)[0] - timedelta(days=1), "calendar", "fiscal_quarter", d.span)
+        out.append(d)
+    return out

@@ -48,12 +48,13 @@ class DateSettings:
     week_start: int = 0               # 0 = Monday ... 6 = Sunday
     fiscal_year_start_month: int = 1  # 4 = April (India), 1 = January (Indonesia)
     fiscal_year_label: str = "start"  # "FY2025" names the year it starts in ("start") or ends in ("end")
+    quarters: str = "calendar"        # Q1..Q4 said alone: calendar quarters or the fiscal year's ("fiscal")
 
     @classmethod
     def of(cls, settings) -> "DateSettings":
         """The date settings of a domain's settings (week start, fiscal year): the one place every
         design and page reads them from."""
-        return cls(settings.week_start, settings.fiscal_year_start_month, settings.fiscal_year_label)
+        return cls(settings.week_start, settings.fiscal_year_start_month, settings.fiscal_year_label, settings.quarters)
 
 
 @dataclass(frozen=True)

@@ -372,7 +372,7 @@ def _period_resolves(expression: str, domain: Domain, date_lexicon=None) -> bool
     lexicon = date_lexicon or load_date_lexicon(domain.root.parent / "_shared" / "dates.yaml")
     s = domain.settings
     # Validation only asks whether the words resolve at all, so any date does; results never see it.
-    ranges = resolve_expression(expression, today=_PROBE_DATE, settings=DateSettings(s.week_start, s.fiscal_year_start_month, s.fiscal_year_label), lexicon=lexicon)
+    ranges = resolve_expression(expression, today=_PROBE_DATE, settings=DateSettings.of(s), lexicon=lexicon)
     return any(r.resolved for r in ranges)
 
 
