@@ -57,6 +57,16 @@ def test_a_numbered_record_in_a_create_request_is_still_created(cfo, query, tool
     assert r["status"] == "activated" and r["matches"][0]["name"] == tool
 
 
+@pytest.mark.parametrize("query", [
+    "75k aaya INV-1190 ke against, record kar do",
+    "received 40,000 from Mehta Steels against invoice 1207, please record it",
+])
+def test_money_received_against_an_invoice_is_a_payment(cfo, query):
+    # cfo's pattern: an amount "against" an invoice settles it, it makes no new invoice
+    r = _route(cfo, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "record_payment"
+
+
 @pytest.mark.parametrize("query", ["create invoice 1046 for Acme", "buat faktur baru untuk Budi, seperti faktur 1045"])
 def test_an_accounting_create_with_a_number_stays_a_create(accounting, query):
     r = _route(accounting, query)
