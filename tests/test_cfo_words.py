@@ -22,3 +22,18 @@ def cfo():
 def test_bharna_is_paying(cfo, query, tool):
     r = cfo.route(query, today=TODAY).to_dict()
     assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+
+
+@pytest.mark.parametrize("query", [
+    "expense heads that grew the most, month on month",
+    "kharcha month on month, kaunsi category sabse zyada badhi?",
+])
+def test_what_grew_the_most_among_expenses_is_the_expense_trend(cfo, query):
+    r = cfo.route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "expense_trend"
+
+
+@pytest.mark.parametrize("query", ["which customers' sales grew the most this year", "which product line grew the most"])
+def test_growth_said_of_sales_is_no_expense_trend(cfo, query):
+    r = cfo.route(query, today=TODAY).to_dict()
+    assert r["candidates"][0]["name"] != "expense_trend"
