@@ -146,7 +146,7 @@ def test_a_past_form_of_a_verb_that_asks_is_no_request(shipped):
     ("cash flow split for Q3 of this FY", [("2025-10-01", "2025-12-31")]),
     ("P&L YTD for FY 2025-26", [("2025-04-01", "2026-01-22")]),
     ("pichle financial year ka Q4 sales", [("2025-01-01", "2025-03-31")]),
-    ("sales in Q3", [("2026-07-01", "2026-09-30")]),  # a quarter alone is the calendar's (CONTRACT)
+    ("sales in Q3", [("2025-10-01", "2025-12-31")]),  # alone: cfo's quarters are the fiscal year's (dates.quarters)
     ("sales Q3 2016 vs FY26", [("2016-07-01", "2016-09-30"), ("2025-04-01", "2026-03-31")]),
 ])
 def test_a_quarter_beside_a_fiscal_year_is_that_fiscal_quarter(shipped, query, ranges):

@@ -89,7 +89,7 @@ def test_a_second_name_after_a_connector_is_still_looked_up(football, query, unk
 
 def test_a_clear_leader_with_one_slip_takes_the_fast_path(cfo):
     # before, any spelling correction kept the clear lead off: multiple_matches at 0.75 on the LLM path
-    query, tool = "payabels due to vendors, broken down by age", "payables_summary"
+    query, tool = "which supliers do we owe the most", "payables_summary"
     r = cfo.route(query, today=TODAY)
     assert r.status.value == "activated" and r.matches[0].name == tool and r.path.value == "fast"
     assert r.corrections and "lead" in r.matches[0].score_breakdown

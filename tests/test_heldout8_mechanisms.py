@@ -178,5 +178,9 @@ def test_the_index_keeps_each_terms_holders(accounting):
     # the lifts read who holds a term from the index (a 10,000-tool catalog was scanned tool by tool a question)
     from routing.core.sole import term_holders
 
-    assert accounting.index.term_holders == term_holders(accounting.index.tools)
+    # (each tool's keywords and related terms, and the terms its description names: routing.core.enrich.described)
+    from routing.core.enrich import described
+    named, _ = described(accounting.index, accounting.index.tools)
+    own = term_holders(accounting.index.tools)
+    assert accounting.index.term_holders == {c: own.get(c, frozenset()) | named.get(c, frozenset()) for c in own.keys() | named.keys()}
     assert accounting.index.term_holders["contact_info"] == {accounting.index.tool_index["contact_search"]}

@@ -105,9 +105,8 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
     """Share of the query's content mass that a tool's terms (or its matched patterns) explain.
 
     Concepts weigh their idf over tools (rare terms say more); words the lexicon does not know
-    weigh LITERAL_MASS, except for search/detail tools, where they are what is searched for. Such a
-    word the tool's own description uses is explained by it in part, by its rarity among the
-    descriptions (routing.core.enrich.described: "net" and "output" for gst_summary)."""
+    weigh LITERAL_MASS, except for search/detail tools, where they are what is searched for; one the
+    tool's description uses, by its rarity there (routing.core.enrich.described: "net" for gst_summary)."""
     content = [(ui, u) for ui, u in enumerate(a.units) if u.role in ("concept", "literal")]
     if not content:
         return {}
@@ -131,10 +130,8 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
         else:
             masses.append((ui, u, LITERAL_MASS))
     for t in candidates:
-        tool = index.tools[t]
-        terms = index.tool_terms[t]
-        cov = patterns.covered.get(t, set())
-        described = index.described_words[t]
+        tool, terms = index.tools[t], index.tool_terms[t]
+        cov, described = patterns.covered.get(t, set()), index.described_words[t]
         total = 0.0
         parts: dict[str, float] = {}
         evidence: list[str] = []
@@ -162,13 +159,8 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
         explained = sum(parts.values())
         if total <= 0 or explained <= 0:
             continue
-        out[t] = Signal(
-            value=explained / total,
-            parts={k: v / total for k, v in parts.items()},
-            evidence=evidence,
-            fuzzy_hits=fuzzy_hits,
-            own=own,
-        )
+        out[t] = Signal(value=explained / total, parts={k: v / total for k, v in parts.items()}, evidence=evidence,
+                        fuzzy_hits=fuzzy_hits, own=own)
     return out
 
 

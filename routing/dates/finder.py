@@ -503,8 +503,7 @@ class PhraseFinder:
             if all(end <= s or start >= e for s, e, _ in taken):
                 taken.append((start, end, found))
         taken.sort(key=lambda t: t[0])
-        found = fiscal_parts([found for _, _, found in taken if found is not _BLOCKED], text, today, self._roles)
-        return fiscal_quarters(found, today, settings)
+        return fiscal_quarters(fiscal_parts([f for _, _, f in taken if f is not _BLOCKED], text, today, self._roles), today, settings)
 
 
 def find_dates(text: str, *, today: date, settings: DateSettings = DateSettings(),

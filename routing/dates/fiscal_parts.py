@@ -81,14 +81,17 @@ def fiscal_quarters(found: list[DateRange], today: date, settings: DateSettings)
     2025-10-01..2025-12-31, Q1 2025-04-01..2025-06-30. As with calendar quarters (CONTRACT: "Q1" is
     today's year's, whole), the quarter is the current fiscal year's, whole."""
     fs = settings.fiscal_year_start_month
-    if settings.quarters != "fiscal" or fs == 1:
+    year = today.year if today.month >= fs else today.year - 1
+    if settings.quarters != "fiscal" or fs == 1 or year < 1:  # (a fiscal year before the calendar's: as said)
         return found
-    fy_start = date(today.year if today.month >= fs else today.year - 1, fs, 1)
+    fy_start = date(year, fs, 1)
     out = []
     for d in found:
         if d.rule == "quarter" and d.resolved and _said_alone(d, today):
             number = (d.start.month - 1) // 3 + 1
-            start = _add_months(fy_start, 3 * (number - 1))[0]
-            d = DateRange(d.text, start, _add_months(start, 3)[0] - timedelta(days=1), "calendar", "fiscal_quarter", d.span)
+            start, clamp = _add_months(fy_start, 3 * (number - 1))
+            end, clamp2 = _add_months(start, 3)
+            if not (clamp or clamp2):  # (past the calendar's last year: the quarter as said)
+                d = DateRange(d.text, start, end - timedelta(days=1), "calendar", "fiscal_quarter", d.span)
         out.append(d)
     return out
