@@ -4,6 +4,8 @@ Index time: every sample question is kept as written, canonicalised, and expande
 each text is embedded into the vector store with its datasource. With mirror.yaml `llm_variants: true`
 and an LLM endpoint, the model's paraphrases of each sample join them (kind llm_variant, cached beside
 the domain: llm_variants.py); describe()["mirror"]["llm_variants"] says how many and why none. Query time:
+  L0  where L1 or L2 would answer otherwise: the canonical phrases that the samples of one datasource
+      alone use, when the question's all name one (phrases.py);
   L1  the canonical query's nearest entry, accepted at distance < thresholds.l1;
   L2  the original plus `votes` variations, k=1 each, majority vote among hits < thresholds.l2;
   L3  with an LLM endpoint: the model splits the question into sub-queries, each routed by L1/L2;
@@ -32,6 +34,7 @@ from .canonical import canonicalise, clean, expand, variations
 from .config import MirrorConfig, load_config
 from .llm_canonical import ReadCache, ask_model
 from .llm_variants import CACHE_FILE, disabled_report, make_client, paraphrase_samples
+from .phrases import named_datasource, phrase_owners
 
 NOT_ASKED = "L3 not run: the request did not ask for the LLM"
 
@@ -96,6 +99,7 @@ class MirrorRouter(DomainDesign):
         raw = [e for e in self.entries if e["kind"] == "sample"]
         self.raw_store.add([str(n) for n in range(len(raw))], vectors[[i for i, e in enumerate(self.entries) if e["kind"] == "sample"]], raw)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
+        self.owners = phrase_owners(self.config)  # canonical phrase -> the one datasource whose samples use it
 
     # ---------------------------------------------------------------- protocol
 
@@ -134,6 +138,7 @@ class MirrorRouter(DomainDesign):
         by_model = bool(read and read.get("canonical") and read.get("source") in ("model", "cache"))
         canon = read["canonical"] if by_model else canonicalise(query, cfg)
         funnel: list[dict] = []
+        named, phrases = named_datasource(canon, self.owners)
         t0 = time.perf_counter()
         hit = self.nearest(canon)
         d = hit["distance"] if hit else None
@@ -141,6 +146,8 @@ class MirrorRouter(DomainDesign):
         funnel.append({"layer": "L1", "threshold": cfg.l1, "distance": d, "datasource": hit and hit["datasource"],
                        "accepted": ok, "ms": round((time.perf_counter() - t0) * 1000, 3)})
         if ok:
+            if named and named != hit["datasource"]:
+                return self._named(named, phrases, canon, funnel, [])
             return "L1", hit["datasource"], hit, [], funnel, canon
         t0 = time.perf_counter()
         votes = []
@@ -161,10 +168,23 @@ class MirrorRouter(DomainDesign):
                 best = min((v for v in votes if v["counted"] and v["datasource"] == winner), key=lambda v: v["distance"])
         funnel.append({"layer": "L2", "threshold": cfg.l2, "distance": best["distance"] if best else min((v["distance"] for v in votes), default=None),
                        "datasource": winner, "accepted": winner is not None, "votes": dict(tally), "ms": round((time.perf_counter() - t0) * 1000, 3)})
+        if named and named != winner:
+            return self._named(named, phrases, canon, funnel, votes)
         if winner:
             near = {"text": best["nearest"], "distance": best["distance"], "datasource": winner}
             return "L2", winner, near, votes, funnel, canon
         return None, None, hit, votes, funnel, canon
+
+    def _named(self, ds: str, phrases: list[str], canon: str, funnel: list[dict], votes: list[dict]) -> tuple:
+        """Layer "L0": the question's canonical phrases name `ds` alone (routing/designs/datasource_mirror/
+        phrases.py), where L1's or L2's answer is another datasource or none. The nearest entry shown is
+        `ds`'s own nearest (its distance makes the confidence, as at L1)."""
+        hits = self.store.query(self.encoder.encode([canon])[0], 50)
+        h = next((h for h in hits if h.metadata.get("datasource") == ds), None)
+        near = {"text": h.metadata.get("text"), "distance": round(h.distance, 4), "datasource": ds} if h else \
+            {"text": "", "distance": 1.0, "datasource": ds}
+        funnel.append({"layer": "L0", "phrases": phrases, "datasource": ds, "accepted": True, "distance": near["distance"]})
+        return "L0", ds, near, votes, funnel, canon
 
     def route(self, query: Any, *, today: date | str | None = None, thresholds: Thresholds | Mapping | None = None,
               context: Mapping | None = None) -> RouteResult:
@@ -303,11 +323,12 @@ class MirrorRouter(DomainDesign):
         text = query if isinstance(query, str) else ""
         settings = DateSettings.of(self.domain.settings)
         dates = [d.to_dict() for d in find_dates(text, today=ref, settings=settings, lexicon=self.date_lexicon)] if text and not error else []
-        path = Path.FAST if status is Status.ACTIVATED and fields.layer in ("L1", "L2") else Path.LLM
+        path = Path.FAST if status is Status.ACTIVATED and fields.layer in ("L0", "L1", "L2") else Path.LLM
         result = RouteResult(
             query=query, domain=self.name, today=ref.isoformat(), normalized=canonical, corrections=[], status=status,
             message=message, clarifying_question=None, path=path,
-            path_reason={"L1": "L1: a close enriched entry, no LLM", "L2": "L2: the variations agreed, no LLM",
+            path_reason={"L0": "L0: the canonical phrases name one datasource, no LLM",
+                         "L1": "L1: a close enriched entry, no LLM", "L2": "L2: the variations agreed, no LLM",
                          "L3": "L3: the LLM split the question"}.get(fields.layer, "no layer was sure")
             + ("; the model wrote the canonical form" if fields.canonical_by == "model" else ""),
             matches=matches, dates=dates, error=error, events=events or [{"type": "route_started"}], timing_ms=0.0,

@@ -1,0 +1,41 @@
+"""Which datasource a question's canonical phrases name: the mirror's reading of its own rewrite table.
+
+A canonical phrase (a key of mirror.yaml `rewrites`: "breakdown", "stock level", "overtime hours") that
+the sample questions of one datasource alone use, canonicalised, belongs to that datasource. A question
+whose canonical form holds such phrases of one datasource only, and none of another, names it: "mesin
+press 2 rusak lagi, kapan terakhir diservis?" reads "... breakdown ..." (maintenance), whatever its
+nearest entry in the index ("press", "line" and "shift" pull towards production). A phrase several
+datasources' samples use ("production lines": output per line, scrap per line) names none, and one
+question naming two datasources ("repairs work orders") is left to the index. Nothing here knows a
+language: the phrases are the lexicon's.
+"""
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+from routing.designs.datasource_mirror.canonical import canonicalise
+from routing.designs.datasource_mirror.config import MirrorConfig
+
+
+def _holds(text: str, phrase: str) -> bool:
+    return re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text) is not None
+
+
+def phrase_owners(cfg: MirrorConfig) -> dict[str, str]:
+    """Canonical phrase -> the one datasource whose sample questions use it (phrases of several
+    datasources or none left out)."""
+    canon = {ds: [canonicalise(q, cfg) for q in qs] for ds, qs in cfg.samples.items()}
+    out: dict[str, str] = {}
+    for phrase in cfg.rewrites:
+        users = {ds for ds, texts in canon.items() if any(_holds(t, phrase) for t in texts)}
+        if len(users) == 1:
+            out[phrase] = users.pop()
+    return out
+
+
+def named_datasource(canonical: str, owners: Mapping[str, str]) -> tuple[str | None, list[str]]:
+    """(the datasource the canonical question's owned phrases all name, those phrases), or (None, [])."""
+    found = [p for p in owners if _holds(canonical, p)]
+    named = {owners[p] for p in found}
+    return (named.pop(), sorted(found)) if len(named) == 1 else (None, [])

@@ -1,0 +1,49 @@
+"""The mirror's L0 (routing/designs/datasource_mirror/phrases.py): a question whose canonical phrases the
+samples of one datasource alone use names that datasource, where the index's nearest entry says another.
+What a user sees: the datasource, the layer and its funnel step, the fast path."""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def factory():
+    return load_router("factory")
+
+
+def test_breakdown_words_name_maintenance_whatever_the_nearest_entry(factory):
+    r = factory.route("mesin press 2 rusak lagi, kapan terakhir diservis?", today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["datasource"] == "maintenance" and r["layer"] == "L0"
+    assert r["path"] == "fast" and r["path_reason"].startswith("L0")
+    step = next(f for f in r["funnel"] if f["layer"] == "L0")
+    assert step["phrases"] == ["breakdown", "machines"] and step["accepted"]
+    assert r["nearest"]["datasource"] == "maintenance"
+
+
+def test_a_phrase_of_several_datasources_names_nothing(factory):
+    # "line" reads as production lines, which quality's samples use too: the scrap question stays quality's
+    r = factory.route("brp pcs yg di-scrap di line cat kemarin?", today=TODAY).to_dict()
+    assert r["datasource"] == "quality" and r["layer"] != "L0"
+    assert "production lines" not in factory.owners and factory.owners["breakdown"] == "maintenance"
+
+
+def test_phrases_of_two_datasources_leave_the_question_to_the_index(factory):
+    # repairs (maintenance) and work orders (production): no L0
+    r = factory.route("which repair jobs r still open", today=TODAY).to_dict()
+    assert r["layer"] != "L0" and not any(f["layer"] == "L0" for f in r["funnel"])
+
+
+def test_the_seed_example_stays_at_l1(factory):
+    # shared/seeds 003: "Show me the bots" hits layer 1; its phrase (machines) agrees, so L1 stays
+    r = factory.route("Show me the bots", today=TODAY).to_dict()
+    assert r["layer"] == "L1" and r["datasource"] == "maintenance"
+
+
+def test_stock_on_hand_is_inventory_not_operators(factory):
+    # "on hand" was read through "hands" (operators): hr
+    r = factory.route("do we have enough M8 bolts on hand for tmrw", today=TODAY).to_dict()
+    assert r["datasource"] == "inventory"
