@@ -47,3 +47,19 @@ def test_stock_on_hand_is_inventory_not_operators(factory):
     # "on hand" was read through "hands" (operators): hr
     r = factory.route("do we have enough M8 bolts on hand for tmrw", today=TODAY).to_dict()
     assert r["datasource"] == "inventory"
+
+
+def test_the_playground_card_draws_l0_and_the_overruled_layer():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.test_app_pages import APP, texts
+
+    at = AppTest.from_file(APP, default_timeout=90)
+    # L1's nearest entry is production's (0.3x, under its limit): overruled by the phrases
+    at.query_params.update(domain="factory", today=TODAY, q="repair history for the packaging machine on line 2")
+    at.run()
+    assert not at.exception, at.exception
+    shown = texts(at)
+    assert "**maintenance** answered at **L0**" in shown
+    assert "canonical phrases name one datasource" in shown and "phrases machines, repairs" in shown
+    assert "**L1** · :orange[**overruled by L0**]" in shown

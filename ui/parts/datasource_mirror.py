@@ -1,4 +1,4 @@
-"""Card part of design `datasource_mirror` (factory): the funnel L1 -> L2 -> L3 with distances,
+"""Card part of design `datasource_mirror` (factory): the funnel (L0 ->) L1 -> L2 -> L3 with distances,
 thresholds and votes, the canonical query, the enriched entry it hit, and a 2-D map of the index."""
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import streamlit as st
 from ui.common import confidence_text, router_state
 
 LAYER_NOTES = {
+    "L0": "canonical phrases name one datasource",
     "L1": "nearest enriched entry",
     "L2": "original + variations, majority vote",
     "L3": "LLM splits the question",
@@ -82,15 +83,17 @@ def _llm_answer(result: dict, key: str) -> None:
 
 def _funnel(result: dict) -> None:
     rows = {r["layer"]: r for r in result.get("funnel") or []}
-    cols = st.columns(3, gap="small")
-    for col, name in zip(cols, ("L1", "L2", "L3")):
+    names = ("L0", "L1", "L2", "L3") if "L0" in rows else ("L1", "L2", "L3")  # L0 only where it answered
+    cols = st.columns(len(names), gap="small")
+    for col, name in zip(cols, names):
         r = rows.get(name)
         with col.container(border=True):
             if r is None:
                 st.markdown(f"**{name}** · not needed")
                 st.caption(LAYER_NOTES[name])
                 continue
-            mark = ":green[**accepted**]" if r.get("accepted") else ":red[**passed on**]"
+            mark = ":green[**accepted**]" if r.get("accepted") else (
+                f":orange[**overruled by {r['overruled_by']}**]" if r.get("overruled_by") else ":red[**passed on**]")
             st.markdown(f"**{name}** · {mark}")
             st.caption(LAYER_NOTES[name])
             bits = []
@@ -101,6 +104,8 @@ def _funnel(result: dict) -> None:
                     bits.append(f"distance {confidence_text(r['distance'], {'low': r['threshold']}, digits=3)} {sign} limit {r['threshold']:.2f}")
                 else:
                     bits.append(f"distance {r['distance']:.3f}")
+            if r.get("phrases"):
+                bits.append("phrases " + ", ".join(r["phrases"]))
             if r.get("votes"):
                 bits.append("votes " + ", ".join(f"{k} {v}" for k, v in r["votes"].items()))
             if name == "L3":

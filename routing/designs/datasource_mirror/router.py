@@ -183,7 +183,10 @@ class MirrorRouter(DomainDesign):
         h = next((h for h in hits if h.metadata.get("datasource") == ds), None)
         near = {"text": h.metadata.get("text"), "distance": round(h.distance, 4), "datasource": ds} if h else \
             {"text": "", "distance": 1.0, "datasource": ds}
-        funnel.append({"layer": "L0", "phrases": phrases, "datasource": ds, "accepted": True, "distance": near["distance"]})
+        for step in funnel:  # the layer that would have answered otherwise is overruled, not accepted
+            if step.get("accepted"):
+                step.update(accepted=False, overruled_by="L0")
+        funnel.insert(0, {"layer": "L0", "phrases": phrases, "datasource": ds, "accepted": True, "distance": near["distance"]})
         return "L0", ds, near, votes, funnel, canon
 
     def route(self, query: Any, *, today: date | str | None = None, thresholds: Thresholds | Mapping | None = None,
