@@ -82,3 +82,10 @@ def test_a_bad_clear_lead_unheld_names_the_file_and_line(tmp_path, value):
     problem = next(p for p in err.value.problems if "clear_lead_unheld" in p.message)
     assert problem.line == line
 
+
+
+def test_accounting_lifts_a_far_leader_lacking_one_of_four_terms():
+    # invoice_detail holds invoice, tax and payment (its description says payments), not product ("item")
+    r = load_router("accounting").route("isi lengkap invoice 0077: item, pajak sama pembayarannya", today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["path"] == "fast"
+    assert r["matches"][0]["name"] == "invoice_detail" and "lead" in r["matches"][0]["score_breakdown"]
