@@ -3,6 +3,8 @@ user sees it (the tier, the player found, the error code, the tool) on phrasings
 Set 12 itself is measured with `python -m routing eval --golden lexicons/D/heldout12.yaml`."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from routing import load_router
@@ -202,7 +204,7 @@ def test_a_clear_lead_out_of_range_names_the_file_and_line(tmp_path):
     shutil.copytree(DEFAULT_LEXICON_ROOT / "cfo", tmp_path / "cfo")
     shutil.copytree(DEFAULT_LEXICON_ROOT / "_shared", tmp_path / "_shared")
     settings = tmp_path / "cfo" / "settings.yaml"
-    text = settings.read_text(encoding="utf-8").replace("  clear_lead: 0.2\n", "  clear_lead: 1.5\n")
+    text = re.sub(r"(?m)^  clear_lead: [0-9.]+$", "  clear_lead: 1.5", settings.read_text(encoding="utf-8"))
     settings.write_text(text, encoding="utf-8")
     line = text.splitlines().index("  clear_lead: 1.5") + 1
     with pytest.raises(LexiconError) as err:
