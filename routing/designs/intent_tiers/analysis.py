@@ -118,7 +118,11 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     blocked = {i for i, w in enumerate(words) if w in pronoun_words or (i in unit_of and unit_of[i].role != "literal")}
     mentions = tuple(players.mentions(forms, blocked))
     used = {i for m in mentions for i in range(m.first, m.last)}
-    capitalised = {fold(w.strip(".,!?;:'\"")) for w in query.split()[1:] if w[:1].isupper()}
+    # a word typed with a capital, where the capital does not just start a sentence ("Evening! Settling a
+    # bet", "... gimana ya? Makasih", "👋 Halo"): those say nothing of a name
+    typed_words = query.split()
+    capitalised = {fold(w.strip(".,!?;:'\"")) for j, w in enumerate(typed_words)
+                   if j and w[:1].isupper() and typed_words[j - 1][-1:] not in ".!?" and any(ch.isalnum() for ch in typed_words[j - 1])}
     # A word right after a trigger and one of its `name_after` words ("stats for saka", "form of
     # mbappe") that the introducing word's language does not know is whom the trigger is about: a
     # name even in lower case and even when another language of the domain knows the word ("saka"

@@ -1,0 +1,31 @@
+"""A capital that only starts a sentence is no sign of a name: a chatty football question naming a known
+player ("Evening! Settling a bet ...", "... gimana ya? Makasih sebelumnya") routes to its tier instead of
+the contract's PLAYER_NOT_FOUND for "settling" or "makasih". A capital inside a sentence still is one."""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def football():
+    return load_router("football")
+
+
+@pytest.mark.parametrize("query, tier", [
+    ("Evening! Settling a bet with my brother: Arjun Mehta vs Stefan Kovač, who's been stronger recently?", "compare"),
+    ("Permisi, mau tanya performa Dimas Setiawan akhir-akhir ini gimana ya? Makasih sebelumnya 🙏", "surface"),
+    ("Hey! Hope you're well. Need Jonas Vogel's stats from his last five games. Thanks!", "surface"),
+])
+def test_a_sentence_start_is_no_unknown_player(football, query, tier):
+    r = football.route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["error"] is None
+    assert r["matches"][0]["name"] == tier
+
+
+def test_a_capital_inside_a_sentence_still_names_an_unknown_player(football):
+    r = football.route("how is Zlatko Brkic doing this season?", today=TODAY).to_dict()
+    assert r["error"]["code"] == "PLAYER_NOT_FOUND" and "zlatko brkic" in r["error"]["message"].casefold()
