@@ -32,7 +32,7 @@ def test_words_of_a_description_carry_its_tool_to_the_fast_path(cfo, query, tool
     assert m["score_breakdown"]["description"] > 0
 
 
-def test_without_the_description_the_same_question_is_a_choice(tmp_path):
+def test_without_the_description_the_same_question_is_less_sure(tmp_path, cfo):
     # the mechanism, not the lexicon: the same domain with gst_summary's description cut to its name
     shutil.copytree(DEFAULT_LEXICON_ROOT / "cfo", tmp_path / "cfo")
     shutil.copytree(DEFAULT_LEXICON_ROOT / "_shared", tmp_path / "_shared")
@@ -41,9 +41,12 @@ def test_without_the_description_the_same_question_is_a_choice(tmp_path):
     data = yaml.safe_load(text)
     old = next(t["description"] for t in data["tools"] if t["name"] == "gst_summary")
     path.write_text(text.replace(old, "GST summary."), encoding="utf-8")
-    r = Router(load_domain("cfo", tmp_path)).route("GST for December: output tax, ITC and the net payable", today=TODAY).to_dict()
-    assert r["status"] == "multiple_matches" and r["candidates"][0]["name"] == "gst_summary"
-    assert "description" not in r["candidates"][0]["score_breakdown"]
+    query = "GST for December: output tax, ITC and the net payable"
+    r = Router(load_domain("cfo", tmp_path)).route(query, today=TODAY).to_dict()
+    top = r["candidates"][0]
+    assert top["name"] == "gst_summary" and "description" not in top["score_breakdown"]
+    # 0.81 on its own words: at most the clear lead's lift to high, against 1.0 with the description
+    assert top["confidence"] <= 0.85 < cfo.route(query, today=TODAY).to_dict()["candidates"][0]["confidence"]
 
 
 def test_a_word_in_many_descriptions_explains_less_than_a_rare_one(cfo):
@@ -69,5 +72,5 @@ def test_an_enriched_domain_reads_descriptions_as_documents_only(tmp_path):
     shutil.copytree(DEFAULT_LEXICON_ROOT / "_shared", tmp_path / "_shared")
     import_tool_catalog(catalog, "cat", root=tmp_path)
     router = Router(load_domain("cat", tmp_path))
-    assert router.index.described_words == [{}, {}]
+    assert router.index.described_words == []
     assert router.route("forecast for Rome", today=TODAY).candidates[0]["name"] == "get_weather"

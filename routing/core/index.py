@@ -220,7 +220,7 @@ class RouterIndex:
         self.term_holders = term_holders(self.tools)  # routing.core.sole reads it: no scan of every tool a question
         # What each tool's description says in the domain's words (routing.core.enrich.described): its
         # terms are held, its other words explain a question's words for the keyword signal.
-        self.described_words: list[dict[str, float]] = [{} for _ in self.tools]
+        self.described_words: list[dict[str, float]] = []  # empty: none (an enriched domain's are documents)
         if not enriched(self.domain):
             named, self.described_words = described(self, self.tools)
             self.term_holders = {c: self.term_holders.get(c, frozenset()) | named.get(c, frozenset())

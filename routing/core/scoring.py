@@ -131,7 +131,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
             masses.append((ui, u, LITERAL_MASS))
     for t in candidates:
         tool, terms = index.tools[t], index.tool_terms[t]
-        cov, described = patterns.covered.get(t, set()), index.described_words[t]
+        cov, described = patterns.covered.get(t, set()), index.described_words[t] if index.described_words else None
         total = 0.0
         parts: dict[str, float] = {}
         evidence: list[str] = []
@@ -146,7 +146,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
                 # A word the tool's own terms do not (fully) explain, explained by its pattern.
                 parts["pattern"] = parts.get("pattern", 0.0) + mass
                 continue
-            if u.role == "literal" and u.key in described:  # a word of the tool's own description
+            if described and u.role == "literal" and u.key in described:  # a word of the tool's own description
                 parts["description"] = parts.get("description", 0.0) + mass * described[u.key]
                 evidence.append(f"{u.key} (description)")
                 continue
