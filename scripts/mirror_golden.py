@@ -1,7 +1,7 @@
 """The mirror's measurement on lexicons/factory/golden.yaml (20 slang/noisy + 20 plain questions):
 L1 hit rate raw (raw query vs raw sample questions) against mirrored (canonical query vs enriched
-index), where each question ends (L1 / L2 / L3 / none), accuracy, latency per layer, and the LLM
-calls saved (a question answered at L1 or L2 needs no LLM call; L3 costs one).
+index), where each question ends (L0 / L1 / L2 / L3 / none), accuracy, latency per layer, and the LLM
+calls saved (a question answered at L0, L1 or L2 needs no LLM call; L3 costs one).
 
     python scripts/mirror_golden.py [--golden lexicons/factory/heldout.yaml]
 
@@ -59,7 +59,7 @@ def main() -> None:
         out[part] = {
             "n": n, "raw_l1_hits": raw_l1, "mirrored_l1_hits": mirrored_l1, "correct": correct, "layers": layers,
             "p50_ms_by_layer": {k: round(statistics.median(v), 3) for k, v in ms.items()},
-            "llm_calls_saved": layers.get("L1", 0) + layers.get("L2", 0), "misses": misses,
+            "llm_calls_saved": layers.get("L0", 0) + layers.get("L1", 0) + layers.get("L2", 0), "misses": misses,
         }
     out["thresholds"] = {"l1": router.config.l1, "l2": router.config.l2, "from": router.config.sources}
     out["encoder"], out["entries"] = router.encoder.name, len(router.entries)
