@@ -27,9 +27,16 @@ def ranges(domain: str, query: str) -> list[tuple[str, str]]:
     ("Q1 ka profit and loss dikhao", ("2025-04-01", "2025-06-30")),
     ("TDS deducted in Q4", ("2026-01-01", "2026-03-31")),      # the current quarter, whole
     ("sales summary for Q3 2025", ("2025-07-01", "2025-09-30")),  # its own year: the calendar's
+    ("GST for Q3 last year", ("2024-10-01", "2024-12-31")),        # review: was the calendar's, beside a fiscal Q3
 ])
 def test_cfo_reads_a_quarter_said_alone_in_its_financial_year(query, expected):
     assert ranges("cfo", query) == [expected]
+
+
+def test_after_the_year_turns_q4_is_the_quarter_just_ended():
+    # review: on 2026-05-10 "Q4 ka GST" was 2027-01-01..2027-03-31, a year ahead
+    r = load_router("cfo").route("Q4 ka GST working", today="2026-05-10")
+    assert [(d["start"], d["end"]) for d in r.dates] == [("2026-01-01", "2026-03-31")]
 
 
 def test_accounting_keeps_calendar_quarters():

@@ -116,10 +116,9 @@ def test_a_request_whose_terms_are_all_one_tools_own_is_activated(cfo):
 
 
 def test_a_term_the_leader_does_not_own_leaves_the_choice(cfo):
-    # "late" (overdue) is no keyword of the leader: still a choice (which costs went up the most is
-    # expense_trend's question now, cfo's pattern; before, top_expenses led)
+    # "late" (overdue) is no keyword of top_expenses: still a choice
     r = _route(cfo, "which costs went up the most lately")
-    assert r["status"] == "multiple_matches" and r["matches"][0]["name"] == "expense_trend"
+    assert r["status"] == "multiple_matches" and r["matches"][0]["name"] == "top_expenses"
 
 
 def test_a_near_tie_is_not_lifted_nor_a_term_read_through_a_spelling_correction():

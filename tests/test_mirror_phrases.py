@@ -63,3 +63,16 @@ def test_the_playground_card_draws_l0_and_the_overruled_layer():
     assert "**maintenance** answered at **L0**" in shown
     assert "canonical phrases name one datasource" in shown and "phrases machines, repairs" in shown
     assert "**L1** · :orange[**overruled by L0**]" in shown
+
+
+@pytest.mark.parametrize("query, datasource", [
+    ("any quality inspections due next week?", "quality"),          # "next week" is a date, no hr phrase
+    ("which supplier delivers steel next week", "inventory"),
+    ("which machines are running on line 4 right now", "production"),  # one phrase does not overrule L1
+    ("what's the schedule for the night shift", "hr"),
+    ("do we have enough capacity on line 3 this week", "production"),
+])
+def test_l0_leaves_what_it_cannot_tell(factory, query, datasource):
+    # review: each went to hr or maintenance at L0
+    r = factory.route(query, today=TODAY).to_dict()
+    assert r["datasource"] == datasource and r["layer"] != "L0"

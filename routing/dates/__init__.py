@@ -21,7 +21,9 @@ Conventions chosen here (each also pinned by a test):
   with weeks starting on Sunday); "last weekend" the pair one week earlier, "next weekend" later.
 - Q1..Q4 without a year are the calendar quarters of today's year, whole, even when the quarter is
   still ahead (CONTRACT: "Q1" at 2026-01-22 is 2026-01-01..2026-03-31). Quarters are calendar
-  quarters whatever the fiscal year; "this quarter" is quarter start..today.
+  quarters whatever the fiscal year, unless the domain says `dates.quarters: fiscal` (then a quarter
+  without its own year is the fiscal year's, the latest begun: fiscal_parts.fiscal_quarters); "this
+  quarter" is quarter start..today.
 - A quarter or month followed by a relative year is that quarter or month of that year, one range:
   "Q4 last year" / "kuartal 4 tahun lalu" / "Q4 of last year" = Q4 of today's year - 1,
   "March next year" = March of today's year + 1 ("15 March last year" is that day).

@@ -6,7 +6,7 @@ its end, when it is over). Only a quarter whose year was not said takes the fisc
 
 A domain whose quarters are its fiscal year's (DateSettings.quarters "fiscal": Indian usage, where
 "Q3 numbers" asked on 2026-01-22 are those of 2025-10-01..2025-12-31) reads a quarter said alone the
-same way, in the fiscal year of today (fiscal_quarters)."""
+same way, in the fiscal year (fiscal_quarters)."""
 from __future__ import annotations
 
 import re
@@ -75,23 +75,29 @@ def fiscal_parts(found: list[DateRange], text: str, today: date, roles: dict) ->
 
 
 def fiscal_quarters(found: list[DateRange], today: date, settings: DateSettings) -> list[DateRange]:
-    """`found` with each quarter said alone ("Q3", "third quarter") read as that quarter of the fiscal
-    year of today, where the domain says its quarters are its fiscal year's (`dates.quarters: fiscal`)
-    and that year does not start with the calendar's: with a fiscal year from month 4, on 2026-01-22 Q3 is
-    2025-10-01..2025-12-31, Q1 2025-04-01..2025-06-30. As with calendar quarters (CONTRACT: "Q1" is
-    today's year's, whole), the quarter is the current fiscal year's, whole."""
+    """`found` with each quarter whose year was not written ("Q3", "third quarter", "Q3 last year") read
+    as that quarter of a fiscal year, where the domain says its quarters are its fiscal year's
+    (`dates.quarters: fiscal`) and that year does not start with the calendar's. Said alone, it is the
+    latest such quarter that has begun, as a month named alone is: with a fiscal year from month 4, on
+    2026-01-22 Q3 is 2025-10-01..2025-12-31 and Q4 the current 2026-01-01..2026-03-31 (whole), on
+    2026-05-10 Q4 is 2026-01-01..2026-03-31, the quarter just ended. With a relative year it is that
+    many years from there ("Q3 last year" on 2026-01-22: 2024-10-01..2024-12-31), so "Q3 vs Q3 last
+    year" compares like with like. A quarter with its own year ("Q3 2025") stays the calendar's."""
     fs = settings.fiscal_year_start_month
-    year = today.year if today.month >= fs else today.year - 1
-    if settings.quarters != "fiscal" or fs == 1 or year < 1:  # (a fiscal year before the calendar's: as said)
+    if settings.quarters != "fiscal" or fs == 1:
         return found
-    fy_start = date(year, fs, 1)
     out = []
     for d in found:
-        if d.rule == "quarter" and d.resolved and _said_alone(d, today):
+        if d.rule == "quarter" and d.resolved and "".join(ch for ch in d.text if ch.isdigit()) in "1234":
             number = (d.start.month - 1) // 3 + 1
-            start, clamp = _add_months(fy_start, 3 * (number - 1))
+            fy_year = today.year if today.month >= fs else today.year - 1
+            start, clamp = _add_months(date(max(fy_year, 1), fs, 1), 3 * (number - 1)) if fy_year >= 1 else (today, -1)
+            if not clamp and start > today:  # not begun yet: the one a year before
+                start, clamp = _add_months(start, -12)
+            if not clamp:
+                start, clamp = _add_months(start, 12 * (d.start.year - today.year))  # "last year": a year before
             end, clamp2 = _add_months(start, 3)
-            if not (clamp or clamp2):  # (past the calendar's last year: the quarter as said)
+            if not (clamp or clamp2):  # (past the calendar's first or last year: the quarter as said)
                 d = DateRange(d.text, start, end - timedelta(days=1), "calendar", "fiscal_quarter", d.span)
         out.append(d)
     return out

@@ -4,8 +4,8 @@ Index time: every sample question is kept as written, canonicalised, and expande
 each text is embedded into the vector store with its datasource. With mirror.yaml `llm_variants: true`
 and an LLM endpoint, the model's paraphrases of each sample join them (kind llm_variant, cached beside
 the domain: llm_variants.py); describe()["mirror"]["llm_variants"] says how many and why none. Query time:
-  L0  where L1 or L2 would answer otherwise: the canonical phrases that the samples of one datasource
-      alone use, when the question's all name one (phrases.py);
+  L0  where L2 would answer otherwise (L1 too, with two phrases or more): the canonical phrases that the
+      samples of one datasource alone use, when the question's all name one (phrases.py);
   L1  the canonical query's nearest entry, accepted at distance < thresholds.l1;
   L2  the original plus `votes` variations, k=1 each, majority vote among hits < thresholds.l2;
   L3  with an LLM endpoint: the model splits the question into sub-queries, each routed by L1/L2;
@@ -34,7 +34,7 @@ from .canonical import canonicalise, clean, expand, variations
 from .config import MirrorConfig, load_config
 from .llm_canonical import ReadCache, ask_model
 from .llm_variants import CACHE_FILE, disabled_report, make_client, paraphrase_samples
-from .phrases import named_datasource, phrase_owners
+from .phrases import L1_OVERRULED_BY, named_datasource, phrase_owners
 
 NOT_ASKED = "L3 not run: the request did not ask for the LLM"
 
@@ -99,7 +99,9 @@ class MirrorRouter(DomainDesign):
         raw = [e for e in self.entries if e["kind"] == "sample"]
         self.raw_store.add([str(n) for n in range(len(raw))], vectors[[i for i, e in enumerate(self.entries) if e["kind"] == "sample"]], raw)
         self.available = [{"name": t.name, "description": t.description} for t in domain.tools]
-        self.owners = phrase_owners(self.config)  # canonical phrase -> the one datasource whose samples use it
+        settings = DateSettings.of(domain.settings)
+        self.owners = phrase_owners(  # canonical phrase -> the one datasource whose samples use it; no date
+            self.config, lambda phrase: bool(find_dates(phrase, today=date(2000, 1, 1), settings=settings, lexicon=self.date_lexicon)))
 
     # ---------------------------------------------------------------- protocol
 
@@ -146,7 +148,7 @@ class MirrorRouter(DomainDesign):
         funnel.append({"layer": "L1", "threshold": cfg.l1, "distance": d, "datasource": hit and hit["datasource"],
                        "accepted": ok, "ms": round((time.perf_counter() - t0) * 1000, 3)})
         if ok:
-            if named and named != hit["datasource"]:
+            if named and named != hit["datasource"] and len(phrases) >= L1_OVERRULED_BY:
                 return self._named(named, phrases, canon, funnel, [])
             return "L1", hit["datasource"], hit, [], funnel, canon
         t0 = time.perf_counter()

@@ -118,11 +118,16 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     blocked = {i for i, w in enumerate(words) if w in pronoun_words or (i in unit_of and unit_of[i].role != "literal")}
     mentions = tuple(players.mentions(forms, blocked))
     used = {i for m in mentions for i in range(m.first, m.last)}
-    # a word typed with a capital, where the capital does not just start a sentence ("Evening! Settling a
-    # bet", "... gimana ya? Makasih", "👋 Halo"): those say nothing of a name
-    typed_words = query.split()
-    capitalised = {fold(w.strip(".,!?;:'\"")) for j, w in enumerate(typed_words)
-                   if j and w[:1].isupper() and typed_words[j - 1][-1:] not in ".!?" and any(ch.isalnum() for ch in typed_words[j - 1])}
+    capitalised = {fold(w.strip(".,!?;:'\"")) for w in query.split()[1:] if w[:1].isupper()}
+    if mentions:
+        # in a question that names a known player, a capital that only starts a sentence ("Evening! Settling
+        # a bet ...", "... gimana ya? Makasih") is no sign of a second name; a sentence ends at "!", "?" or
+        # "." after a word of three letters or more ("vs." and "Mr." end none); without a known player a
+        # capital at a sentence's start may still be the name asked about ("Great game! Rice stats?")
+        typed_words = query.split()
+        starts = {fold(w.strip(".,!?;:'\"")) for j, w in enumerate(typed_words) if j and _ends_sentence(typed_words[j - 1])}
+        capitalised -= starts - {fold(w.strip(".,!?;:'\"")) for j, w in enumerate(typed_words)
+                                 if j and w[:1].isupper() and not _ends_sentence(typed_words[j - 1])}
     # A word right after a trigger and one of its `name_after` words ("stats for saka", "form of
     # mbappe") that the introducing word's language does not know is whom the trigger is about: a
     # name even in lower case and even when another language of the domain knows the word ("saka"
@@ -219,6 +224,11 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
         unknown_names=unknown, carried=carried if (pronoun or needs_player) else (),
         max_depth=str(context.get("max_depth") or "L2"), data_mode=str(context.get("data_mode") or "replay"), vague=vague,
     )
+
+
+def _ends_sentence(word: str) -> bool:
+    """A typed word that ends a sentence: it ends with "!" or "?", or with "." after three letters or more."""
+    return word[-1:] in "!?" or (word[-1:] == "." and sum(ch.isalpha() for ch in word) >= 3)
 
 
 def _names(at: list[int], words: list[str], capitalised: set[int]) -> tuple[str, ...]:
