@@ -73,7 +73,6 @@ def fiscal_parts(found: list[DateRange], text: str, today: date, roles: dict) ->
     return out
 
 
-
 def fiscal_quarters(found: list[DateRange], today: date, settings: DateSettings) -> list[DateRange]:
     """`found` with each quarter whose year was not written ("Q3", "third quarter", "Q3 last year") read
     as that quarter of a fiscal year, where the domain says its quarters are its fiscal year's
@@ -91,7 +90,7 @@ def fiscal_quarters(found: list[DateRange], today: date, settings: DateSettings)
         if d.rule == "quarter" and d.resolved and "".join(ch for ch in d.text if ch.isdigit()) in "1234":
             number = (d.start.month - 1) // 3 + 1
             fy_year = today.year if today.month >= fs else today.year - 1
-            start, clamp = _add_months(date(max(fy_year, 1), fs, 1), 3 * (number - 1)) if fy_year >= 1 else (today, -1)
+            start, clamp = _add_months(date(fy_year, fs, 1), 3 * (number - 1)) if fy_year >= 1 else (today, -1)
             if not clamp and start > today:  # not begun yet: the one a year before
                 start, clamp = _add_months(start, -12)
             if not clamp:

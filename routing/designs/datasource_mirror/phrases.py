@@ -19,6 +19,8 @@ from typing import Callable, Mapping
 from routing.designs.datasource_mirror.canonical import canonicalise
 from routing.designs.datasource_mirror.config import MirrorConfig
 
+L1_OVERRULED_BY = 2  # owned phrases of one datasource it takes to overrule a close entry (L1)
+
 
 def _holds(text: str, phrase: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text) is not None
@@ -43,6 +45,3 @@ def named_datasource(canonical: str, owners: Mapping[str, str]) -> tuple[str | N
     found = [p for p in owners if _holds(canonical, p)]
     named = {owners[p] for p in found}
     return (named.pop(), sorted(found)) if len(named) == 1 else (None, [])
-
-
-L1_OVERRULED_BY = 2  # owned phrases of one datasource it takes to overrule a close entry (L1)
