@@ -157,7 +157,11 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
     dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens and with_dates else ()
     if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
         dates = tuple(_as_typed(d, tokens, raw_tokens, norm) for d in dates)
-    # A phrase said twice ("... last month ... last month") is one range, not two.
+    framed, dropped = _set_aside(self, [t.text for t in raw_tokens], raw_tokens, norm, tokens, dates)
+    dates = tuple(d for d in dates if d.span not in dropped)
+    # A phrase said twice ("... last month ... last month") is one range, not two: the first one kept, after
+    # a clause set aside has dropped its own ("not Q3, invoice Q3" keeps the second Q3, as the router does;
+    # deduplicating first lost it: hypothesis found it in a new venv)
     seen_ranges: set = set()
     unique = []
     for d in dates:
@@ -165,9 +169,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         if key not in seen_ranges:
             seen_ranges.add(key)
             unique.append(d)
-    framed, dropped = _set_aside(self, [t.text for t in raw_tokens], raw_tokens, norm, tokens, dates)
-    unique_dates = tuple(d for d in unique if d.span not in dropped)
-    dates = tuple(d for d in dates if d.span not in dropped)
+    unique_dates = tuple(unique)
     in_date = [False] * len(tokens)
     for d in dates:
         a, b = d.span
@@ -358,6 +360,12 @@ SEPS = [" ", " ", " ", ", ", ". ", "? ", "; ", "! ", "-", "/", "  ", "。 ", "\n
 @given(st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(SEPS)), min_size=1, max_size=16))
 def test_analysis_matches_the_code_it_replaced(index, parts):
     _same(index, "".join(w + s for w, s in parts))
+
+
+@pytest.mark.parametrize("text", ["not Q3, invoice Q3 ", "not march, invoice march"])
+def test_a_date_said_again_after_a_clause_set_aside_is_kept(index, text):
+    _same(index, text)
+    assert len(index.analyze(text, today=TODAY).dates) == 1
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
