@@ -24,9 +24,14 @@ def _gap_ok(gap: str, joiners: frozenset[str]) -> bool:
     return all(w in joiners for w in re.findall(r"[^\s,\-/]+", gap.casefold()))
 
 
+def _no_year_written(part: DateRange) -> bool:
+    """A quarter written with no digit but its number ("Q3", "Q3 last year"; not "Q3 2025")."""
+    return "".join(ch for ch in part.text if ch.isdigit()) in "1234"
+
+
 def _said_alone(part: DateRange, today: date) -> bool:
     """A quarter without a year of its own: read in today's year, no digit but its number."""
-    return part.start.year == today.year and "".join(ch for ch in part.text if ch.isdigit()) in "1234"
+    return part.start.year == today.year and _no_year_written(part)
 
 
 def _part(part: DateRange, fiscal: DateRange, text: str, today: date, span: tuple[int, int]) -> DateRange | None:
@@ -87,7 +92,7 @@ def fiscal_quarters(found: list[DateRange], today: date, settings: DateSettings)
         return found
     out = []
     for d in found:
-        if d.rule == "quarter" and d.resolved and "".join(ch for ch in d.text if ch.isdigit()) in "1234":
+        if d.rule == "quarter" and d.resolved and _no_year_written(d):
             number = (d.start.month - 1) // 3 + 1
             fy_year = today.year if today.month >= fs else today.year - 1
             start, clamp = _add_months(date(fy_year, fs, 1), 3 * (number - 1)) if fy_year >= 1 else (today, -1)

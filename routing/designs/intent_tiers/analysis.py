@@ -118,16 +118,14 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     blocked = {i for i, w in enumerate(words) if w in pronoun_words or (i in unit_of and unit_of[i].role != "literal")}
     mentions = tuple(players.mentions(forms, blocked))
     used = {i for m in mentions for i in range(m.first, m.last)}
-    capitalised = {fold(w.strip(".,!?;:'\"")) for w in query.split()[1:] if w[:1].isupper()}
-    if mentions:
-        # in a question that names a known player, a capital that only starts a sentence ("Evening! Settling
-        # a bet ...", "... gimana ya? Makasih") is no sign of a second name; a sentence ends at "!", "?" or
-        # "." after a word of three letters or more ("vs." and "Mr." end none); without a known player a
-        # capital at a sentence's start may still be the name asked about ("Great game! Rice stats?")
-        typed_words = query.split()
-        starts = {fold(w.strip(".,!?;:'\"")) for j, w in enumerate(typed_words) if j and _ends_sentence(typed_words[j - 1])}
-        capitalised -= starts - {fold(w.strip(".,!?;:'\"")) for j, w in enumerate(typed_words)
-                                 if j and w[:1].isupper() and not _ends_sentence(typed_words[j - 1])}
+    # Words typed with a capital, the query's first word aside. In a question that names a known player, a
+    # capital that only starts a sentence ("Evening! Settling a bet ...", "... gimana ya? Makasih") is no
+    # sign of a second name: a sentence ends at "!", "?" or "." after a word of three letters or more ("vs."
+    # and "Mr." end none); without a known player a capital at a sentence's start may still be the name
+    # asked about ("Great game! Rice stats?")
+    typed_words = query.split()
+    capitalised = {fold(w.strip(".,!?;:'\"")) for j, w in enumerate(typed_words)
+                   if j and w[:1].isupper() and not (mentions and _ends_sentence(typed_words[j - 1]))}
     # A word right after a trigger and one of its `name_after` words ("stats for saka", "form of
     # mbappe") that the introducing word's language does not know is whom the trigger is about: a
     # name even in lower case and even when another language of the domain knows the word ("saka"
