@@ -74,3 +74,12 @@ def test_an_enriched_domain_reads_descriptions_as_documents_only(tmp_path):
     router = Router(load_domain("cat", tmp_path))
     assert router.index.described_words == []
     assert router.route("forecast for Rome", today=TODAY).candidates[0]["name"] == "get_weather"
+
+
+def test_the_chart_names_the_description_part():
+    # the playground's legend says what the part is, in its own colour, not the raw signal name
+    from ui.charts import SIGNAL_COLORS, SPARE_COLORS
+    from ui.signal_words import LEGEND_WORDS
+
+    assert LEGEND_WORDS["description"] == "words of its description"
+    assert SIGNAL_COLORS["description"] not in SPARE_COLORS

@@ -24,9 +24,10 @@ SIGNAL_COLORS = {
     "semantic": "#eeca3b",
     "learned": "#8c6bb1",
     "agreement": "#3b9ab2",
+    "description": "#bab0ac",
     "fuzzy_penalty": "#e45756",
 }
-SPARE_COLORS = ("#79706e", "#ff9da6", "#bab0ac", "#83bcb6", "#d67195")
+SPARE_COLORS = ("#79706e", "#ff9da6", "#83bcb6", "#d67195")
 KIND_COLORS = {"calendar": "#2f6fdf", "rolling": "#e07b39"}
 TODAY_COLOR = "#c23b3b"
 # Which tier each threshold opens, so a threshold line has its tier's colour.

@@ -31,6 +31,7 @@ LEGEND_WORDS = {
     "semantic": "similar meaning",
     "learned": "learned model",
     "agreement": "signals agree",
+    "description": "words of its description",
     "calibration": "calibration",
     "fuzzy_penalty": "spelling penalty",
     # lifts and levels some designs add on top of the signals (routing.core.sole, the power gateway)
