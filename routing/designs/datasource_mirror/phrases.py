@@ -14,6 +14,7 @@ two phrases or more: one word of two senses ("breakdown" of a count by shift, "m
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Callable, Mapping
 
 from routing.designs.datasource_mirror.canonical import canonicalise
@@ -22,8 +23,14 @@ from routing.designs.datasource_mirror.config import MirrorConfig
 L1_OVERRULED_BY = 2  # owned phrases of one datasource it takes to overrule a close entry (L1)
 
 
+@lru_cache(maxsize=4096)
+def _bounded(phrase: str) -> re.Pattern:
+    return re.compile(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)")
+
+
 def _holds(text: str, phrase: str) -> bool:
-    return re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text) is not None
+    """`phrase` as whole words of `text` (a substring test first: this runs for every phrase on every route)."""
+    return phrase in text and _bounded(phrase).search(text) is not None
 
 
 def phrase_owners(cfg: MirrorConfig, is_date: Callable[[str], bool] = lambda phrase: False) -> dict[str, str]:
