@@ -132,8 +132,8 @@ def test_how_is_a_three_word_topic_doing_is_no_football_question(football):
 # ------------------------------------------------------------ a domain reads the words of its own languages
 
 def test_a_domain_reads_only_its_languages_words(cfo):
-    # cfo speaks English and romanised Hindi: "abhi tak" is Hindi for "by now", not Indonesian's
-    # negation "tak" (which read "abhi tak paid" as unpaid)
+    # cfo speaks English, romanised Hindi and Indonesian: "abhi tak" is Hindi for "by now", not Indonesian's
+    # negation "tak" (which read "abhi tak paid" as unpaid); Hindi lists "tak" as a function word
     r = _route(cfo, "abhi tak paid invoices")
     assert not any(t["key"] == "unpaid" for t in r["tokens"])
     assert "tak" not in cfo.domain.words.negations and "nahi" in cfo.domain.words.negations
@@ -184,3 +184,21 @@ def test_the_index_keeps_each_terms_holders(accounting):
     own = term_holders(accounting.index.tools)
     assert accounting.index.term_holders == {c: own.get(c, frozenset()) | named.get(c, frozenset()) for c in own.keys() | named.keys()}
     assert accounting.index.term_holders["contact_info"] == {accounting.index.tool_index["contact_search"]}
+
+
+def test_a_spelling_rule_makes_no_phrase_form():
+    # our>or / or>our spell one word two ways: "tagihan vendor" made "tagihan vendour", "vendour" a known
+    # word, and "vendor" then folded onto it, so "vendor bills" stopped reading as the phrase "vendor bill"
+    table = {("tagihan", "vendor"): {"concept": "bill"}, ("vendor", "bill"): {"concept": "bill"}}
+    rules = [("our", "or"), ("or", "our"), ("s", "")]
+    assert dict(uninflected_forms(table, rules)) == {}
+    assert dict(uninflected_forms({("page", "views"): {"concept": "traffic"}}, rules)) == {("page", "view"): "traffic"}
+
+
+def test_a_negation_another_spoken_language_calls_a_plain_word_is_none():
+    from routing.core.parse import parse_language_words
+
+    data = {"id": {"stopwords": ["yang", "tidak"], "negations": ["tak", "tidak"]}, "hi": {"stopwords": ["tak"], "negations": ["nahi"]}}
+    both = parse_language_words(data, "w", ("id", "hi"))
+    assert both.negations == {"tidak", "nahi"}  # "tidak": Indonesian lists it as both, still a negation
+    assert parse_language_words(data, "w", ("id",)).negations == {"tak", "tidak"}  # Indonesian alone keeps "tak"

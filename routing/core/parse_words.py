@@ -39,6 +39,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     suffixes: list[tuple[str, str]] = []
     negations: set[str] = set()
     negations_after: set[str] = set()  # of languages whose negation follows the word it negates
+    plain: set[str] = set()  # a language's stop words it does not also call a negation (see below)
     markers: set[str] = set()
     gap: set[str] = set()
     vowels: set[str] = set()
@@ -138,6 +139,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             quantity_words[section].update(said_words)
         redup.update(said_redup)
         negations.update(said)
+        plain.update(w for w in said_stop if w not in said)
         if after:
             negations_after.update(said)
         markers.update(said_markers)
@@ -146,6 +148,11 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         suffixes.extend((suffix.strip().casefold(), repl.strip().casefold()) for suffix, _, repl in said_suffixes)
     if c.problems:
         raise LexiconError(c.problems)
+    # A word one spoken language calls a negation and another a plain function word is no negation
+    # where both are spoken: a negation read wrongly turns the ask around (Indonesian "tak", not; Hindi
+    # "abhi tak", by now: "abhi tak paid invoices" read as unpaid).
+    negations -= plain
+    negations_after -= plain
     suffixes = sorted(set(suffixes), key=lambda s: (-len(s[0]), s))
     numbers = NumberWords(tuple(sorted((w, f) for w, (f, _) in factors.items())), frozenset(quantity_words["currency"]),
                           frozenset(quantity_words["days"]), frozenset(quantity_words["percent"]), frozenset(quantity_words["plus"]))

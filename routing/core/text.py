@@ -76,7 +76,12 @@ def uninflected_forms(table: dict, suffixes):
     language's suffixes, with that word unsuffixed (a stem of three letters at least), where
     `table` has no entry of that key: a query's inflected word folds onto a known word ("views" ->
     "view"), never the reverse, so a phrase the lexicon lists inflected ("page views") would not be
-    read uninflected ("page view") without these. Never over a phrase the lexicon lists itself."""
+    read uninflected ("page view") without these. Never over a phrase the lexicon lists itself. Not
+    for a spelling (a rule whose reverse is a rule too: our>or, or>our): a query's other spelling
+    folds onto the listed one already, and "tagihan vendour" made "vendour" a known word that
+    "vendor" then folded onto, so "vendor bills" no longer read as the phrase "vendor bill"."""
+    rules = set(suffixes)
+    suffixes = [(s, r) for s, r in suffixes if not (r and (r, s) in rules)]
     for key, entry in list(table.items()):
         concept = entry.get("concept")
         if not concept or len(key) < 2:  # one word alone: its bare form may be another word ("goods", "good")
