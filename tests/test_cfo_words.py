@@ -87,3 +87,19 @@ def test_indonesian_words_leave_hindi_alone(cfo):
     # "GSTR-3B ... difile blm?": filed yet, the status of a return, not a request to file one
     r = cfo.route("GSTR-3B bulan lalu udh difile blm? ada return yg telat gak", today=TODAY).to_dict()
     assert r["matches"][0]["name"] == "gst_filing_status"
+
+
+# A write that states its amount, far ahead of the next tool, takes the fast path though it lacks one of
+# two terms: the term says what the entry is for (routing.core.sole.mark_clear_lead `writes`).
+@pytest.mark.parametrize("query, tool", [
+    ("Log a travel expense of 8,200 for the Pune client visit", "record_expense"),
+    ("Bansal Traders ke liye 2.75 lakh ka invoice banao plus GST", "create_invoice"),
+])
+def test_a_write_with_its_amount_is_entered(cfo, query, tool):
+    r = cfo.route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+
+
+@pytest.mark.parametrize("query", ["add a new supplier Gupta Steel with GST number", "make an invoice template for GST"])
+def test_a_write_without_an_amount_still_needs_every_term(cfo, query):
+    assert cfo.route(query, today=TODAY).status.value != "activated"
