@@ -19,8 +19,7 @@ from routing.core.params import ParamPlan, suggest_params
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
 from routing.core.bare import mark_bare
 from routing.core.records import record_terms
-from routing.core.quantities import read_quantities
-from routing.core.sole import lifted, mark_clear_lead, mark_sole_tool, mark_sole_writer, mark_whole_question, sure_correction, writes_only
+from routing.core.sole import lifted, mark_clear_lead, mark_sole_tool, mark_sole_writer, mark_whole_question, sure_correction
 from routing.core.scoring import (
     Scored,
     Signal,
@@ -275,8 +274,7 @@ class Router:
             scored = mark_clear_lead(scored, w.clear_lead, list(a.concepts) if sure else terms, tools,
                                      misspelt=not sure and len(terms) < len(a.concepts),
                                      several=lambda: several_asks(words(a.text), paths) if paths is not None else [],
-                                     holders=self.index.term_holders, unheld=w.clear_lead_unheld,
-                                     writes=writes_only(scored, a, tools, w.explicit_kinds) and bool(read_quantities(a, self.domain.words.numbers)))
+                                     holders=self.index.term_holders, unheld=w.clear_lead_unheld)
         return scored[:top]
 
     def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):

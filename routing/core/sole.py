@@ -69,12 +69,6 @@ def mark_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequenc
     return _mark(scored, "sole", f"sole: every term is {leader.name}'s own" if own else f"sole: {leader.name} alone holds every term")
 
 
-def writes_only(scored: list[Scored], a, tools: Sequence, write_kinds: Sequence[str]) -> bool:
-    """The leader is a write tool and only write verbs ask (at least one)."""
-    kinds = {k for k, _ in a.actions}
-    return bool(scored) and bool(kinds) and tools[scored[0].tool].kind in write_kinds and kinds <= set(write_kinds)
-
-
 def mark_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: Sequence[str], tools: Sequence,
                      write_kinds: Sequence[str], holders: Mapping[str, frozenset[int]] | None = None) -> list[Scored]:
     """`scored` with its leader marked for a lift when only write verbs ask and it is the one write
@@ -128,7 +122,7 @@ def sure_correction(c, source: str = "") -> bool:
 
 def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], tools: Sequence, *, misspelt: bool = False,
                     several: Callable[[], Sequence[str]] = tuple, holders: Mapping[str, frozenset[int]] | None = None,
-                    unheld: int = 0, writes: bool = False) -> list[Scored]:
+                    unheld: int = 0) -> list[Scored]:
     """`scored` with its leader marked for a lift when it is `lead` or more ahead of the runner-up, holds
     every term of the question among its keywords and related terms (a term it does not hold says
     something it does not answer: "which costs went up the most lately" names `overdue`), no term was
@@ -141,10 +135,7 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
     record_payment 0.83, the next 0.49) where the summed signals, diluted by names and amounts, stay
     in the middle band. `unheld` (the domain's `scoring.clear_lead_unheld`): how many terms the leader may
     lack where it holds more than that ("which GST returns are pending or late right now":
-    gst_filing_status, 0.72 against 0.44, holds `gst`, `filing` and `overdue` but not `unpaid`); `writes`: the
-    leader writes, only write verbs ask and the question states an amount: a transaction to enter, whose term
-    the leader lacks says what it is for ("a 3,200 travel expense for the Pune client visit", "an 85,000 invoice,
-    GST laga ke"), so it may lack one of two (without an amount, "add a new supplier with GST number" is no bill)."""
+    gst_filing_status, 0.72 against 0.44, holds `gst`, `filing` and `overdue` but not `unpaid`)."""
     if not scored or scored[0].lift or not lead > 0 or misspelt or not concepts:
         return scored
     second = scored[1].confidence if len(scored) > 1 else 0.0
@@ -153,7 +144,7 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
     holders = term_holders(tools) if holders is None else holders
     terms = set(concepts)
     lacking = sum(scored[0].tool not in holders.get(c, frozenset()) for c in terms)
-    if lacking > unheld or (lacking and len(terms) - lacking <= unheld and not writes) or several():
+    if lacking > unheld or (lacking and len(terms) - lacking <= unheld) or several():
         return scored  # the question's words last: read only where the rest would lift
     return _mark(scored, "lead", f"lead: {scored[0].confidence:.2f} against {second:.2f} for the next tool, one thing asked")
 
