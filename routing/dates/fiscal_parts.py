@@ -44,12 +44,20 @@ def _part(part: DateRange, fiscal: DateRange, text: str, today: date, span: tupl
         return DateRange(words, fy_start, min(today, fy_end), "calendar", "fiscal_ytd", span)
     if not _said_alone(part, today):
         return None  # "Q3 2016 FY26": the quarter's own year was said
-    number = (part.start.month - 1) // 3 + 1
-    start, clamp = _add_months(fy_start, 3 * (number - 1))
+    return _quarter_from(*_add_months(fy_start, 3 * (_number(part) - 1)), words, span)
+
+
+def _number(part: DateRange) -> int:
+    """Which quarter (1-4) a calendar quarter is."""
+    return (part.start.month - 1) // 3 + 1
+
+
+def _quarter_from(start: date, clamp: int, text: str, span: tuple[int, int]) -> DateRange | None:
+    """The three months from `start` as one fiscal quarter; None where a month shift left the calendar (`clamp`)."""
     end, clamp2 = _add_months(start, 3)
     if clamp or clamp2:
         return None
-    return DateRange(words, start, end - timedelta(days=1), "calendar", "fiscal_quarter", span)
+    return DateRange(text, start, end - timedelta(days=1), "calendar", "fiscal_quarter", span)
 
 
 def fiscal_parts(found: list[DateRange], text: str, today: date, roles: dict) -> list[DateRange]:
@@ -93,15 +101,12 @@ def fiscal_quarters(found: list[DateRange], today: date, settings: DateSettings)
     out = []
     for d in found:
         if d.rule == "quarter" and d.resolved and _no_year_written(d):
-            number = (d.start.month - 1) // 3 + 1
             fy_year = today.year if today.month >= fs else today.year - 1
-            start, clamp = _add_months(date(fy_year, fs, 1), 3 * (number - 1)) if fy_year >= 1 else (today, -1)
+            start, clamp = _add_months(date(fy_year, fs, 1), 3 * (_number(d) - 1)) if fy_year >= 1 else (today, -1)
             if not clamp and start > today:  # not begun yet: the one a year before
                 start, clamp = _add_months(start, -12)
             if not clamp:
                 start, clamp = _add_months(start, 12 * (d.start.year - today.year))  # "last year": a year before
-            end, clamp2 = _add_months(start, 3)
-            if not (clamp or clamp2):  # (past the calendar's first or last year: the quarter as said)
-                d = DateRange(d.text, start, end - timedelta(days=1), "calendar", "fiscal_quarter", d.span)
+            d = _quarter_from(start, clamp, d.text, d.span) or d  # (past the calendar's first or last year: the quarter as said)
         out.append(d)
     return out
