@@ -123,9 +123,20 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     # sign of a second name: a sentence ends at "!", "?" or "." after a word of three letters or more ("vs."
     # and "Mr." end none); without a known player a capital at a sentence's start may still be the name
     # asked about ("Great game! Rice stats?")
+    # In a question that names a known player, a capital right after a word that introduces a place or a
+    # time (tiers.yaml `places_after`: "after Christmas", "from Bandung") is no second name when a language
+    # of the domain knows the word; a rare one still is ("since Kowalczykowski joined"), and without a known
+    # player the capital may be the name asked about ("stats from Walker").
     typed_words = query.split()
+    languages = index.domain.settings.languages
+    places = frozenset().union(*(ws for _, ws in config.places_after))
+
+    def _place(j: int) -> bool:
+        return (fold(typed_words[j - 1].strip(".,!?;:'\"")) in places and typed_words[j - 1][-1:].isalpha()
+                and not _rare(fold(typed_words[j].strip(".,!?;:'\"")), languages))
+
     capitalised = {fold(w.strip(".,!?;:'\"")) for j, w in enumerate(typed_words)
-                   if j and w[:1].isupper() and not (mentions and _ends_sentence(typed_words[j - 1]))}
+                   if j and w[:1].isupper() and not (mentions and (_ends_sentence(typed_words[j - 1]) or _place(j)))}
     # A word right after a trigger and one of its `name_after` words ("stats for saka", "form of
     # mbappe") that the introducing word's language does not know is whom the trigger is about: a
     # name even in lower case and even when another language of the domain knows the word ("saka"
@@ -175,7 +186,8 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
         asks_two = two is not None and any(
             (t.term is not None and t.term in base.concepts) or (t.term is None and search_with_timeout(t.regex, base.text)[0])
             for t in two.triggers)
-        if not asks_two:
+        # with two known players named, the comparison has both: no lower-case word is a third name
+        if not asks_two or len(mentions) >= 2:
             after_player |= {i for i in described if _a_word(forms[i][-1], index.domain.settings.languages)}
     unknown_at = [
         i for i, w in enumerate(words)
@@ -202,6 +214,8 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
         for trig in config.tiers[name].triggers:
             if (trig.needs_player and not has_player) or (trig.everyday and not about_football):
                 continue
+            if trig.unless and len(mentions) < 2 and any(t in base.concepts for t in trig.unless):
+                continue
             if trig.term is not None:
                 if trig.term in base.concepts:
                     fired.append(Fired(name, trig.label, concept_text.get(trig.term, trig.term), trig.weight))
@@ -213,7 +227,11 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     refers_back = bool(pronoun) and not mentions
     needs_player = bool(fired) and not mentions and not unknown
     vague: tuple[str, ...] = ()
-    if refers_back and not carried:
+    # a pronoun after a name the roster lacks refers back to that name ("Kylian Mbappe - how's his season
+    # going?"): the player is not found, the conversation lacks nothing; a rare word after the pronoun is
+    # no antecedent ("kok dia susah banget ngegolin": slang)
+    pronoun_at = next((i for i, w in enumerate(words) if w == pronoun), len(words))
+    if refers_back and not carried and not any(i < pronoun_at for i in unknown_at):
         vague = (pronoun,)
     elif needs_player and not carried:
         vague = ("player",)

@@ -33,6 +33,9 @@ class Trigger:
     # a word of everyday language ("why", "improve", "analyze", "vs"): it fires only in a question
     # about football (a player, a pronoun, a name, or a term of the game that is no everyday trigger)
     everyday: bool = False
+    # terms that, in a question naming fewer than two players, give the trigger's word another
+    # sense ("how does Okafor compare to the league average" is one player against the league)
+    unless: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -73,6 +76,8 @@ class TierConfig:
     pronoun_regexes: tuple[Any, ...]
     tool_depth: dict[str, str] = field(default_factory=dict)
     defaults: dict[str, str] = field(default_factory=dict)  # one_player / two_players -> tier guessed without a trigger
+    # language -> words after which a capitalised word the language knows is a place or a time, no name
+    places_after: tuple[tuple[str, frozenset[str]], ...] = ()
 
     def tier(self, name: str) -> Tier:
         return self.tiers[name]
@@ -172,9 +177,16 @@ def parse_tier_config(data: Any, label: str, domain: Domain) -> TierConfig:
             if not isinstance(everyday, bool):
                 c.add(il, f"tier {name}: trigger {i + 1} everyday must be true or false, not {everyday!r}")
                 everyday = False
+            unless = trig.get("unless") or []
+            if not isinstance(unless, list) or not all(isinstance(u, str) for u in unless):
+                c.add(il, f"tier {name}: trigger {i + 1} unless must be a list of canonical terms")
+                unless = []
+            for u in unless:
+                if u not in canonicals:
+                    c.add(il, f"tier {name}: trigger {i + 1} unless names {u!r}, not a canonical term in synonyms.yaml")
             triggers.append(Trigger(name, term, compiled, source, weight, bool(trig.get("needs_player", False)), il,
                                     tuple((lang, tuple(w.strip().lower() for w in ws)) for lang, ws in name_after.items()),
-                                    everyday))
+                                    everyday, tuple(unless)))
         tiers[name] = Tier(
             name=name,
             label=str(block.get("label") or name.title()),
@@ -228,6 +240,12 @@ def parse_tier_config(data: Any, label: str, domain: Domain) -> TierConfig:
             regexes.append(check_regex(str(src)))
         except PatternSafetyError as exc:
             c.add(pl, f"pronouns.regex: {exc}")
+    raw_places = data.get("places_after") or {}
+    if not isinstance(raw_places, dict) or not all(
+            isinstance(lang, str) and isinstance(ws, list) and all(isinstance(w, str) and w.strip() for w in ws)
+            for lang, ws in raw_places.items()):
+        c.add(line_of(data, "places_after"), "places_after must map a language code to a list of words, e.g. {en: [after, since]}")
+        raw_places = {}
     if c.problems:
         raise LexiconError(c.problems)
     return TierConfig(
@@ -239,4 +257,5 @@ def parse_tier_config(data: Any, label: str, domain: Domain) -> TierConfig:
         pronoun_regexes=tuple(regexes),
         tool_depth=tool_depth,
         defaults=defaults,
+        places_after=tuple((str(lang), frozenset(w.strip().casefold() for w in ws)) for lang, ws in raw_places.items()),
     )
