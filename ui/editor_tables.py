@@ -14,7 +14,7 @@ from routing.editing.edits import format_params
 
 MATCH_KINDS = ("phrase", "terms", "regex")
 SYN_COLUMNS = ("key", "Term", "Variants", "Count")
-PAT_COLUMNS = ("key", "Tool", "Match by", "Text", "Parameter hints", "Weight")
+PAT_COLUMNS = ("key", "Tool", "Match by", "Text", "Parameter hints", "Weight", "Order")
 
 
 def _blank(value: Any) -> bool:
@@ -83,7 +83,8 @@ def pattern_rows(patterns: list[dict], search: str = "", tool: str | None = None
         if not _matches(search, text, str(p.get("tool", "")), params):
             continue
         weight = p.get("weight", 1.0)
-        rows.append({"key": i, "Tool": p.get("tool"), "Match by": kind, "Text": text, "Parameter hints": params, "Weight": float(weight) if isinstance(weight, (int, float)) else weight})
+        rows.append({"key": i, "Tool": p.get("tool"), "Match by": kind, "Text": text, "Parameter hints": params,
+                     "Weight": float(weight) if isinstance(weight, (int, float)) else weight, "Order": ", ".join(p["order"]) if isinstance(p.get("order"), list) else _text(p.get("order"))})
     return rows
 
 
@@ -96,6 +97,8 @@ def row_to_pattern(row: dict) -> dict:
         out["params"] = _text(row.get("Parameter hints"))
     if not _blank(row.get("Weight")):
         out["weight"] = row.get("Weight")
+    if not _blank(row.get("Order")):
+        out["order"] = split_list(row.get("Order"))
     return out
 
 

@@ -32,6 +32,7 @@ from ui.editor_state import (
 )
 from ui.editor_tables import (
     MATCH_KINDS,
+    PAT_COLUMNS,
     merge_patterns,
     merge_synonyms,
     pattern_rows,
@@ -124,12 +125,12 @@ def render_patterns(domain: str, tool_names: list[str]) -> None:
         else st.column_config.TextColumn("Tool", required=True)
     )
     edited = st.data_editor(
-        pd.DataFrame(shown, columns=["key", "Tool", "Match by", "Text", "Parameter hints", "Weight"]),
+        pd.DataFrame(shown, columns=list(PAT_COLUMNS)),
         key=table_key,
         num_rows="dynamic",
         hide_index=True,
         width="stretch",
-        column_order=["Match by", "Text", "Tool", "Parameter hints", "Weight"],
+        column_order=["Match by", "Text", "Tool", "Parameter hints", "Weight", "Order"],
         height=38 + 35 * 10,  # a fixed height: adding a row scrolls inside, never moves the rows under the cursor
         column_config={
             "Match by": st.column_config.SelectboxColumn("Match by", options=list(MATCH_KINDS), required=True, default="phrase", width="small"),
@@ -137,6 +138,8 @@ def render_patterns(domain: str, tool_names: list[str]) -> None:
             "Tool": tool_column,
             "Parameter hints": st.column_config.TextColumn("Parameter hints", width="small", help="name=value, separated by commas, e.g. status=unpaid"),
             "Weight": st.column_config.NumberColumn("Weight", min_value=0.0, max_value=1.0, step=0.05, default=1.0, width="small"),
+            "Order": st.column_config.TextColumn("Order", width="small",
+                                                 help="terms separated by commas: where the question names them, they come in this order (the first is what it asks for)"),
         },
     )
     records = _table_records(edited)

@@ -77,6 +77,7 @@ class CompiledPattern:
     weight: float = 1.0
     params: tuple = ()
     label: str = ""
+    order: tuple[str, ...] = ()  # terms named in this order where named (routing.core.model.Pattern.order)
 
 
 class RouterIndex:
@@ -354,11 +355,11 @@ class RouterIndex:
             if p.phrase:
                 units = self.analyze(p.phrase, today=date(2000, 1, 1), correct=False).units
                 keys = tuple(u.key for u in units if u.role not in ("date", "number"))
-                cp = CompiledPattern(i, tool, keys=keys, weight=p.weight, params=p.params, label=p.label)
+                cp = CompiledPattern(i, tool, keys=keys, weight=p.weight, params=p.params, label=p.label, order=p.order)
                 if cp.keys:
                     by_first[cp.keys[0]].append(i)
             elif p.terms:
-                cp = CompiledPattern(i, tool, terms=frozenset(p.terms), weight=p.weight, params=p.params, label=p.label)
+                cp = CompiledPattern(i, tool, terms=frozenset(p.terms), weight=p.weight, params=p.params, label=p.label, order=p.order)
             else:
                 cp = CompiledPattern(i, tool, regex=check_regex(p.regex), weight=p.weight, params=p.params, label=p.label)
             self.patterns.append(cp)

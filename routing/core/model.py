@@ -105,13 +105,16 @@ class Pattern:
     params: tuple[tuple[str, Any], ...] = ()
     weight: float = 1.0
     line: int = 0
+    # canonical terms that, where the question names them, come in this order (the first is the thing
+    # asked for: "clients with unpaid invoices" asks for clients; "the invoices clients have not paid", invoices)
+    order: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
         if self.phrase is not None:
-            return f'phrase "{self.phrase}"'
+            return f'phrase "{self.phrase}"' + (f" ({' before '.join(self.order)})" if self.order else "")
         if self.terms:
-            return "terms [" + ", ".join(self.terms) + "]"
+            return "terms [" + ", ".join(self.terms) + "]" + (f" ({' before '.join(self.order)})" if self.order else "")
         return f"regex /{self.regex}/"
 
 

@@ -33,7 +33,7 @@ TOOL_KEYS = frozenset({
 })
 PARAM_KEYS = frozenset({"name", "type", "default", "values", "required", "role", "default_note", "description"})
 PATTERNS_FILE_KEYS = frozenset({"patterns"})
-PATTERN_KEYS = frozenset({"phrase", "terms", "regex", "tool", "params", "weight"})
+PATTERN_KEYS = frozenset({"phrase", "terms", "regex", "tool", "params", "weight", "order"})
 
 # Keys a routing design adds to settings.yaml (top level) and to each tool in tools.yaml. Design
 # `tools` adds none. A design not listed here validates its own keys: only the shared sections
@@ -393,6 +393,12 @@ def _parse_patterns(data: Any, label: str, tools: dict[str, Tool], canonicals: s
             except PatternSafetyError as exc:
                 c.add(_line(p, "regex") or pl, str(exc))
                 continue
+        order: tuple[str, ...] = ()
+        if p.get("order") is not None:
+            order = tuple(_as_str_list(p.get("order"), c, _line(p, "order") or pl, "pattern order"))
+            if len(order) < 2 or any(t not in canonicals for t in order):
+                c.add(_line(p, "order") or pl, f"pattern order {list(order)} must list two or more canonical terms of synonyms.yaml")
+                continue
         params = p.get("params") or {}
         if not isinstance(params, dict):
             c.add(_line(p, "params") or pl, "pattern params must be a mapping name -> value")
@@ -404,12 +410,12 @@ def _parse_patterns(data: Any, label: str, tools: dict[str, Tool], canonicals: s
             elif tool_params[pname].values and str(pvalue) not in tool_params[pname].values:
                 c.add(_line(params, pname) or pl, f"pattern sets {pname}={pvalue!r}, not one of {list(tool_params[pname].values)}")
         weight = _number(p.get("weight"), c, _line(p, "weight") or pl, "pattern weight", 0, 1, 1.0)
-        key = (tool, " ".join(words(phrase)) if phrase else None, tuple(sorted(terms)), regex)
+        key = (tool, " ".join(words(phrase)) if phrase else None, tuple(sorted(terms)), regex, order)
         if key in seen:
             c.add(pl, f"duplicate pattern (same as line {seen[key]})")
         seen[key] = pl
         out.append(
-            Pattern(tool=tool, phrase=phrase, terms=terms, regex=regex, params=tuple(params.items()), weight=weight, line=pl)
+            Pattern(tool=tool, phrase=phrase, terms=terms, regex=regex, params=tuple(params.items()), weight=weight, line=pl, order=order)
         )
     if c.problems:
         raise LexiconError(c.problems)

@@ -203,6 +203,12 @@ def _normalise_pattern(p: dict, n: int) -> dict:
             raise EditRejected(f"pattern {n}: weight must be a number between 0 and 1, not {weight!r}") from None
         if w != 1.0:
             out["weight"] = round(w, 4)
+    order = p.get("order")
+    if isinstance(order, str):
+        order = [t for t in order.split(",")]
+    order = [" ".join(str(t).split()) for t in (order or []) if str(t).strip()]
+    if order:
+        out["order"] = order
     return out
 
 

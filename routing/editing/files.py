@@ -29,7 +29,7 @@ EDITABLE_FILES = ("synonyms.yaml", "patterns.yaml", "settings.yaml")
 REFRESHED_FILES = ("servers.yaml", "tools.yaml")
 GOLDEN_FILE = "golden.yaml"  # written only by routing.editing.golden (a demo's question kept as a test)
 THRESHOLD_KEYS = ("high", "medium", "low", "margin")
-PATTERN_KEYS = ("phrase", "terms", "regex", "tool", "params", "weight")
+PATTERN_KEYS = ("phrase", "terms", "regex", "tool", "params", "weight", "order")
 HISTORY_DIR = ".history"
 HISTORY_KEEP = 50  # save records kept per domain; older ones are pruned
 class EditRejected(ValueError):
