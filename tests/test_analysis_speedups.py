@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
 
 from routing import Router
-from routing.core.analysis import QueryAnalysis, asked_advice, read_word, set_aside
+from routing.core.analysis import QueryAnalysis, asked_advice, background_read, read_word, set_aside
 from routing.core.framing import clauses, contrast_spans, framing_spans
 from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
 from routing.core.joined import address_end, amount_end
@@ -177,7 +177,8 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
             if tok.start < b and tok.end > a:
                 in_date[i] = True
     units = glued_names(_group_units(self, tokens, in_date, corrected_idx, text), tokens, text)
-    units, advice = _later_rules(self, units, tokens, text, [d.span for d in dates], [t.text for t in raw_tokens], framed, norm, raw_tokens)
+    units, advice = _later_rules(self, units, tokens, text, [d.span for d in dates], [t.text for t in raw_tokens], framed, norm, raw_tokens,
+                                 source, cased if len(cased) == len(raw_tokens) else ())
     concepts: dict[str, str] = {}
     literals: list[str] = []
     actions: list[tuple[str, float]] = []
@@ -225,11 +226,11 @@ def _set_aside(index, typed, raw_tokens, norm, tokens, dates):
     """The spans of the question that are not its ask and the dates they drop, by the router's own rule
     (routing.core.analysis.set_aside: not what this test compares)."""
     at = [_token_range(d, tokens) for d in dates]
-    framed, dropped = set_aside(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], at)
-    return framed, {d.span for d, r in zip(dates, at) if r in dropped}
+    framed, dropped, background = set_aside(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], at)
+    return (framed, background), {d.span for d, r in zip(dates, at) if r in dropped}
 
 
-def _later_rules(index, units, tokens, text, date_spans, typed, framed, norm, raw_tokens):
+def _later_rules(index, units, tokens, text, date_spans, typed, framed, norm, raw_tokens, source, cased):
     """The rules applied to the units after the speedups' part (not what this test compares): an amount's
     qualifier in a request to write, framing, a how-to question."""
     numbers = index.domain.words.numbers
@@ -237,8 +238,11 @@ def _later_rules(index, units, tokens, text, date_spans, typed, framed, norm, ra
         held = amount_qualifiers(text, tokens, units, quantities_in(text, tokens, date_spans, numbers), numbers)
         units = [replace(u, role="stop", kinds=()) if ui in held else u for ui, u in enumerate(units)]
     w = index.domain.words
+    framed, background = framed
     units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") and any(a <= u.first and u.last <= b for a, b in framed)
              else u for u in units]
+    if background:
+        units = background_read(units, background, source, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], cased)
     advice, units = asked_advice(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], units)
     return units, advice
 

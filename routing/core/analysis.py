@@ -15,7 +15,7 @@ from operator import add, itemgetter, ne, sub
 
 from rapidfuzz.distance import OSA
 
-from routing.core.framing import clauses, contrast_spans, framing_spans, preface_clause, purpose_clauses
+from routing.core.framing import background_clauses, clauses, contrast_spans, framing_spans, preface_clause, purpose_clauses
 from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
@@ -196,7 +196,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
 
     dates = tuple(find_dates(text, today=today, settings=index.date_settings, lexicon=index.date_lexicon)) if n and with_dates else ()
     date_at = [_covered(d, new_starts, new_ends) for d in dates]
-    framed, dropped = set_aside(index, words, norm, starts, ends, date_at)
+    framed, dropped, background = set_aside(index, words, norm, starts, ends, date_at)
     if dropped:
         dates = tuple(d for d, at in zip(dates, date_at) if at not in dropped)
     in_date = [False] * n
@@ -225,6 +225,8 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     if framed:  # "my lead asked me to": who asked, not what is wanted
         units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") and _inside((u.first, u.last), framed) else u
                  for u in units]
+    if background:  # "Accounts payable is a bit behind: could you show me the supplier bills": its terms and verbs are no ask
+        units = background_read(units, background, source, norm, starts, ends, cased if aligned else ())
     advice, units = asked_advice(index, words, norm, starts, ends, units)
     keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
     concepts: dict[str, str] = {}
@@ -270,16 +272,50 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     )
 
 
+# What a statement made before the ask loses: its terms, verbs and vague words; its names, amounts and
+# dates stay (a parameter may be said there: "Received 75k from Sinha Traders. Please record the payment")
+BACKGROUND_ROLES = ("concept", "action", "vague")
+_SENTENCE_STOP = re.compile(r"[.?!]")
+
+
+def background_read(units, background, source: str, norm: str, starts: list[int], ends: list[int], cased) -> list:
+    """`units` with the terms, verbs and vague words of the `background` spans read as stop words. A name typed
+    with a capital inside its sentence stays ("There is an old MariaDB database ...: would you run a query"):
+    what the statement names may be the very thing asked of. `cased`: the cased token spans of a text that is
+    not ASCII (None for ASCII; () when they do not align, and then no capital is seen)."""
+    def named(u) -> bool:
+        if u.first == 0 or cased == ():
+            return False
+        first = source[starts[u.first]] if cased is None else cased[u.first][0][:1]
+        return first.isupper() and not _SENTENCE_STOP.search(norm[ends[u.first - 1]:starts[u.first]])
+    return [replace(u, role="stop", kinds=()) if u.role in BACKGROUND_ROLES and _inside((u.first, u.last), background) and not named(u)
+            else u for u in units]
+
+
 def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at: list[tuple[int, int]]):
-    """The token spans of a question that are not its ask, and the token ranges of its dates they drop:
-    framing ("my lead asked me"), a clause set aside (contrast, purpose, preface; routing.core.framing) where
-    another clause is left that asks, and a date the speaker took back ("yesterday no wait I mean last
-    week": the nearest date before the correction, where one follows it)."""
+    """(spans, dropped dates, background): the token spans of a question that are not its ask, the token
+    ranges of its dates they drop, and the statements made before the ask. Not the ask: framing ("my lead
+    asked me"), a clause set aside (contrast, purpose, preface; routing.core.framing) where another clause
+    is left that asks, and a date the speaker took back ("yesterday no wait I mean last week": the nearest
+    date before the correction, where one follows it). Background (routing.core.framing.background_clauses):
+    kept only where the ask names a term of its own and refers back to nothing; it loses its terms and verbs
+    (background_read) and, where the ask names a date, its dates."""
     w = index.domain.words
     n = len(words)
     framed = framing_spans(words, w.framing, w.framing_anchors) if w.framing else []
+    background: list[tuple[int, int]] = []
+    background_dates: set = set()
     if n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words)):
         parts = clauses(norm, starts, ends)
+        if w.request:
+            before, ask = background_clauses(words, parts, w.request, norm, starts, ends, w.stopwords, framed)
+            undated = [i for i in range(ask, n) if not any(a <= i < b for a, b in date_at)]
+            if before and not w.anaphora.intersection(words[i] for i in undated) and _names_term(index, [words[i] for i in undated]):
+                background = before
+                # a statement's date where the ask names its own is no date of the ask ("... before the audit next
+                # week, so could you list the invoices we issued last month")
+                if any(at[0] >= ask for at in date_at):
+                    background_dates = {at for at in date_at if _inside(at, background)}
         dated = lambda lo, hi: any(a < hi and lo < b for a, b in date_at)
         purposes = purpose_clauses(words, parts, w.purpose)
         # a preface is a source line ("Customer asks:", "Ticket #4420 -"), closed by a colon or a dash, no date in it
@@ -295,7 +331,7 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
             keep = {at for c in purposes for at in date_at if _inside(at, [c])}
             if keep and all(_inside(at, aside) for at in date_at):
                 framed = [f for f in framed if f not in purposes] + [(lo, hi) for lo, hi in _minus(purposes, keep)]
-    dropped = {at for at in date_at if _inside(at, framed)}
+    dropped = {at for at in date_at if _inside(at, framed)} | background_dates
     kept = [at for at in date_at if at not in dropped]
     if len(kept) > 1 and w.correction:
         fixes = framing_spans(words, w.correction, w.correction_anchors)
@@ -304,7 +340,16 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
             if before and any(at[0] >= b for at in kept):
                 dropped.add(before[-1])  # the date said just before the correction is the one taken back
                 framed = [*framed, (a, b), before[-1]]
-    return framed, dropped
+    return framed, dropped, background
+
+
+def _names_term(index, words: list[str]) -> bool:
+    """Whether one of `words` is a term of the domain (a concept, not only a verb)."""
+    for w in words:
+        entry = index.phrases.get((index.lemma(w) or w,)) or index.phrases.get((w,))
+        if entry is not None and entry.concept:
+            return True
+    return False
 
 
 def _minus(spans, holes) -> list[tuple[int, int]]:

@@ -138,6 +138,35 @@ def purpose_clauses(words: list[str], parts: list[tuple[int, int]], templates: t
     return out if len(out) < len(parts) else []
 
 
+# A sentence ends at ".", "!", "?", ";" or ":" (a comma or a dash only parts a clause)
+_SENTENCE_END = re.compile(r"[;:.?!]")
+
+
+def background_clauses(words: list[str], parts: list[tuple[int, int]], templates: tuple[Template, ...], text: str,
+                       starts: list[int], ends: list[int], stop: frozenset[str], framed=()) -> tuple[list[tuple[int, int]], int]:
+    """The statements a question makes before it asks ("Accounts payable is a bit behind and I was asked to
+    help: could you show me the supplier bills we received?"): the clauses before the first one that holds
+    a request (one of the `templates`, words.yaml `request`) or ends a question ("?"), and where that ask
+    begins (its first token; 0: none). A request that opens its clause (only `stop` words or `framed` spans
+    before it: "..., so could you list ...", "..., so I was wondering if you could list ...") follows any clause; any other ask must follow a sentence's end: "overdue
+    customers list, biggest amount first pls" and "customer yg masih nunggak, udah brp lama telatnya?" name
+    what they ask for before the comma. The caller keeps the statements where the ask names no term of its
+    own or refers back to them ("...; please enter it in the books")."""
+    if len(parts) < 2 or not templates:
+        return [], 0
+    for k, (lo, hi) in enumerate(parts):
+        at = next((j for j in range(hi - lo) if any(_match(t, words[lo:hi], 0, j) for t in templates)), None)
+        if at is None and "?" not in text[ends[hi - 1]:ends[hi - 1] + 3]:
+            continue
+        if k == 0:
+            return [], 0
+        opens = at is not None and all(w in stop or any(a <= i < b for a, b in framed) for i, w in enumerate(words[lo:lo + at], lo))
+        if opens or _SENTENCE_END.search(text[ends[lo - 1]:starts[lo]]):
+            return parts[:k], lo
+        return [], 0
+    return [], 0
+
+
 def preface_clause(words: list[str], parts: list[tuple[int, int]], templates: tuple[Template, ...]) -> list[tuple[int, int]]:
     """A first clause that only says where a question comes from ("Customer asks:", "From Budi:",
     "Ticket #4420 -"): one of the `templates` (words.yaml `preface`) spans it whole, and a clause follows."""

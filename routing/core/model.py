@@ -202,6 +202,12 @@ class LanguageWords:
     purpose: tuple = ()
     # a first clause that says where the question comes from ("Customer asks:"; words.yaml `preface`)
     preface: tuple = ()
+    # words that make a clause a request ("could you", "please", "tolong"; words.yaml `request`): statements
+    # before it are background (routing.core.framing.background_clauses)
+    request: tuple = ()
+    # words that refer back to what was said before ("it", "them", "itu"; words.yaml `anaphora`): a request
+    # holding one leans on its background, which is then kept
+    anaphora: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     correction: list = []
     purpose: list = []
     preface: list = []
+    request: list = []
+    anaphora: set[str] = set()
     past: set[str] = set()
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
@@ -65,8 +67,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -118,6 +120,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_correction = _framing(block, c, lang, "correction")
         said_purpose = _framing(block, c, lang, "purpose")
         said_preface = _framing(block, c, lang, "preface")
+        said_request = _framing(block, c, lang, "request")
+        said_anaphora = _one_words(block, "anaphora", c, lang)
         said_past = [e.strip().casefold() for e in _as_str_list(block.get("past"), c, _line(block, "past"), f"{lang}.past") if e.strip()]
         if not keep:
             continue
@@ -129,6 +133,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         correction.extend(said_correction)
         purpose.extend(said_purpose)
         preface.extend(said_preface)
+        request.extend(said_request)
+        anaphora.update(said_anaphora)
         past.update(said_past)
         for word, factor in said_numbers[0].items():
             other = factors.get(word)
@@ -161,7 +167,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          tuple(sorted(irregular.items())), tuple(advice), anchor_words(tuple(advice)),
                          tuple(sorted(shorthand.items())), frozenset(contrast_before), frozenset(contrast_after),
                          tuple(correction), anchor_words(tuple(correction)), tuple(sorted(past, key=lambda e: (-len(e), e))),
-                         tuple(purpose), tuple(preface))
+                         tuple(purpose), tuple(preface), tuple(request), frozenset(anaphora))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:

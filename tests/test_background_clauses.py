@@ -1,0 +1,94 @@
+"""Statements made before the ask (words.yaml `request`, `anaphora`; routing.core.framing.background_clauses).
+
+"Mrs Pemberton rang asking about something we billed her for. Could you find the invoices made out to
+her?" asks for invoices: the statement's terms ("billed") and verbs are read as stop words, its names,
+amounts and dates kept (a date only where the ask names none). Kept whole where the ask refers back
+("...; please enter it in the books"), names no term of its own, or follows a comma without opening its
+clause with the request ("overdue customers list, biggest amount first pls"). A name typed with a capital
+inside its sentence stays ("There is an old MariaDB database ... Would you kindly run a query").
+"""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+from routing.core.errors import LexiconError
+from routing.core.lexicon import load_domain
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def routers():
+    return {d: load_router(d) for d in ("accounting", "cfo", "powers")}
+
+
+def _route(routers, domain, q):
+    return routers[domain].route(q, today=TODAY).to_dict()
+
+
+def _read(r):
+    return [t["text"] for t in r["tokens"] if t["role"] != "stop"]
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("accounting", "Mrs Pemberton rang this morning asking about something we billed her for. Could you find the invoices made out to Mrs Joan Pemberton, please?", "invoice_search"),
+    ("accounting", "My manager wants to tidy up the receivables file before the audit next week, so I was wondering if you could list all the invoices we issued last month?", "invoice_list"),
+    ("accounting", "td ada bayar supplier gede, trus gaji jg udah keluar... kas kita aman ga? tolong cek arus kas bulan ini", "financial_cash_flow"),
+    ("cfo", "We're planning a customer appreciation dinner and want to invite the biggest accounts. Who are our top 10 customers by sales this financial year?", "top_customers"),
+])
+def test_the_ask_routes_not_the_story_before_it(routers, domain, query, tool):
+    r = _route(routers, domain, query)
+    assert r["status"] == "activated"
+    assert r["matches"][0]["name"] == tool
+
+
+def test_a_statements_date_gives_way_to_the_asks(routers):
+    r = _route(routers, "accounting", "My manager wants to tidy up the receivables file before the audit next week, "
+                                      "so I was wondering if you could list all the invoices we issued last month?")
+    params = r["matches"][0]["suggested_params"]
+    assert (params["date_from"], params["date_to"]) == ("2025-12-01", "2025-12-31")
+    assert "receivable" not in _read(r)
+
+
+def test_names_and_amounts_of_the_statement_stay_for_the_ask(routers):
+    r = _route(routers, "cfo", "Received 75,000 from Sinha Traders against INV-1450. Please record the payment.")
+    assert r["matches"][0]["name"] == "record_payment"
+    read = _read(r)
+    assert "sinha" in read and "75,000" in read and "1450" in read
+
+
+@pytest.mark.parametrize("domain, query, tool, kept", [
+    # the ask refers back: the statement is what it asks about
+    ("cfo", "We've just received a purchase bill from Tata Steel for 5.6 lakh; please enter it in the books.", "create_bill", "purchase bill"),
+    # a request at a comma that does not open its clause: the first clause names what is asked for
+    ("cfo", "overdue customers list, biggest amount first pls", "overdue_customers", "overdue"),
+    # a name with a capital inside its sentence is what the statement is about
+    ("powers", "There is an old MariaDB database with the stock records in it. Would you kindly run a query to count the rows in the items table?", "mysql", "mariadb"),
+])
+def test_the_statement_is_kept_where_the_ask_leans_on_it(routers, domain, query, tool, kept):
+    r = _route(routers, domain, query)
+    assert r["matches"][0]["name"] == tool
+    assert kept in _read(r)
+
+
+def test_a_question_of_one_clause_is_untouched(routers):
+    r = _route(routers, "accounting", "could you show me the supplier bills we received this month?")
+    assert "supplier" in _read(r) and "bill" in _read(r)
+
+
+def test_a_bad_request_template_gets_file_and_line(tmp_path):
+    import shutil
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "lexicons"
+    dest = tmp_path / "lexicons"
+    shutil.copytree(root, dest, ignore=shutil.ignore_patterns(".history", "*.tmp"))
+    words = dest / "_shared" / "words.yaml"
+    text = words.read_text()
+    good = '    - "could|can|would|will you"'
+    assert good in text
+    section = text.splitlines().index("  request:") + 1  # English's request section, the first
+    words.write_text(text.replace(good, '    - "could|| you"'))
+    with pytest.raises(LexiconError) as err:
+        load_domain("accounting", dest)
+    assert [(p.line, "request" in p.message) for p in err.value.problems if p.file.endswith("words.yaml")] == [(section, True)]
