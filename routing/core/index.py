@@ -79,6 +79,13 @@ class CompiledPattern:
     label: str = ""
     order: tuple[str, ...] = ()  # terms named in this order where named (routing.core.model.Pattern.order)
 
+    def in_order(self, units) -> bool:
+        """Whether the question (its `units`) names those of `order`'s terms it names in that order."""
+        if not self.order:
+            return True
+        named = list(dict.fromkeys(u.key for u in units if u.role == "concept" and u.key in self.order))
+        return named == [t for t in self.order if t in named]
+
 
 class RouterIndex:
     def __init__(self, domain: Domain, date_lexicon: DateLexicon):

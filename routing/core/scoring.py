@@ -83,11 +83,11 @@ def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
         for pi in index.phrase_by_first.get(key, ()):
             cp = index.patterns[pi]
             span = phrase_at(pos, cp.keys)
-            if span is not None and in_order(cp, a):
+            if span is not None and cp.in_order(a.units):
                 hit(cp, set(span), sum(a.units[ui].via == "fuzzy" for ui in span))
     if index.term_patterns:
         present = set(a.concepts)
-        found = list_patterns_kept([cp for cp in index.term_patterns if cp.terms <= present and in_order(cp, a)], a, index)  # routing.core.records
+        found = list_patterns_kept([cp for cp in index.term_patterns if cp.terms <= present and cp.in_order(a.units)], a, index)  # routing.core.records
         for cp in found:
             # The most specific term set wins: [customer, unpaid, invoice] silences [unpaid, invoice].
             if any(cp.terms < other.terms and other.tool != cp.tool for other in found):
@@ -99,15 +99,6 @@ def match_patterns(a: QueryAnalysis, index: RouterIndex) -> PatternHits:
         if budget.search(cp.regex, a.text, cp.label):
             hit(cp, set(), 0)
     return PatternHits(by_tool, covered, budget.timeouts)
-
-
-def in_order(cp, a: QueryAnalysis) -> bool:
-    """A pattern with `order` holds only where the question names those of its terms it names in that order."""
-    if not cp.order:
-        return True
-    seen = [u.key for u in a.units if u.role == "concept" and u.key in cp.order]
-    named = list(dict.fromkeys(seen))
-    return named == [t for t in cp.order if t in named]
 
 
 def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -> dict[int, Signal]:
