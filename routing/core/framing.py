@@ -154,8 +154,12 @@ def background_clauses(words: list[str], parts: list[tuple[int, int]], templates
     own or refers back to them ("...; please enter it in the books")."""
     if len(parts) < 2 or not templates:
         return [], 0
+    anchors = anchor_words(templates)
     for k, (lo, hi) in enumerate(parts):
-        at = next((j for j in range(hi - lo) if any(_match(t, words[lo:hi], 0, j) for t in templates)), None)
+        clause = words[lo:hi]
+        at = None
+        if not anchors.isdisjoint(clause):  # no template matches a clause without one of its required words
+            at = next((j for j in range(hi - lo) if any(_match(t, clause, 0, j) for t in templates)), None)
         if at is None and "?" not in text[ends[hi - 1]:ends[hi - 1] + 3]:
             continue
         if k == 0:
