@@ -1,0 +1,41 @@
+"""Plain words for the books: "what we own against what we owe" is the balance sheet (asset + payable,
+patterns.yaml), "what we owe" alone stays payables; "mark it received" asks to record (words.yaml: "mark"
+is a verb that writes)."""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def routers():
+    return {d: load_router(d) for d in ("accounting", "cfo")}
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("cfo", "what we own against what we owe, as of the end of December", "balance_sheet"),
+    ("cfo", "is there a way to see what we owned and owed at the close of last financial year?", "balance_sheet"),
+    ("accounting", "on paper, what's the business worth today - everything we own minus everything we owe", "financial_balance_sheet"),
+])
+def test_own_against_owe_is_the_balance_sheet(routers, domain, query, tool):
+    r = routers[domain].route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated"
+    assert r["matches"][0]["name"] == tool
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("cfo", "how much do we owe our suppliers right now?", "payables_summary"),
+    ("accounting", "what do we owe suppliers, by how late it is", "payables_aging"),
+])
+def test_owe_alone_stays_payables(routers, domain, query, tool):
+    r = routers[domain].route(query, today=TODAY).to_dict()
+    assert r["matches"][0]["name"] == tool
+
+
+def test_mark_it_received_records_the_payment(routers):
+    r = routers["cfo"].route("Mehta Steels paid invoice 1140 in full today, mark it received", today=TODAY).to_dict()
+    assert r["status"] == "activated"
+    assert r["matches"][0]["name"] == "record_payment"
