@@ -242,7 +242,8 @@ def _later_rules(index, units, tokens, text, date_spans, typed, framed, norm, ra
     units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") and any(a <= u.first and u.last <= b for a, b in framed)
              else u for u in units]
     if background:
-        units = background_read(units, background, source, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], cased)
+        units = background_read(units, background, source, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], cased,
+                                index.tool_index)
     advice, units = asked_advice(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], units)
     return units, advice
 

@@ -92,3 +92,47 @@ def test_a_bad_request_template_gets_file_and_line(tmp_path):
     with pytest.raises(LexiconError) as err:
         load_domain("accounting", dest)
     assert [(p.line, "request" in p.message) for p in err.value.problems if p.file.endswith("words.yaml")] == [(section, True)]
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    # a first clause that asks (a verb of the domain opens it, or it only names what is asked for) is no background
+    ("cfo", "Create an invoice for Acme for 50,000. Please add GST.", "create_invoice"),
+    ("accounting", "List unpaid invoices. Please include the customer names.", "invoice_list"),
+    ("accounting", "Laporan laba rugi bulan ini. Bisa dikirim ke email saya?", "financial_profit_loss"),
+    ("cfo", "Revenue by customer for last year. Could you show the top 10?", "top_customers"),
+    ("accounting", "For suppliers, could you list the unpaid invoices?", "bill_list"),
+    ("accounting", "Untuk pemasok, tolong tampilkan faktur yang belum dibayar.", "bill_list"),
+    ("accounting", "Regarding supplier payments: could you list what's overdue?", "payables_aging"),
+    # an ask that adds to the first ("also", "bhi") keeps it: both tools stay offered
+    ("cfo", "I need the balance sheet. Can you also pull the cash position?", "balance_sheet"),
+])
+def test_a_clause_that_asks_is_no_background(routers, domain, query, tool):
+    r = _route(routers, domain, query)
+    assert r["matches"][0]["name"] == tool
+
+
+def test_an_added_ask_keeps_both_tools(routers):
+    r = _route(routers, "cfo", "March ka balance sheet chahiye. Kripya cash flow bhi dikhao.")
+    assert {m["name"] for m in r["matches"][:2]} == {"balance_sheet", "cash_flow_statement"}
+
+
+def test_a_dropped_date_names_nothing(routers):
+    r = _route(routers, "cfo", "The audit is in March. Could you show the bank balance for December?")
+    params = r["matches"][0]["suggested_params"]
+    assert r["matches"][0]["name"] == "bank_balance"
+    assert params == {"as_of": "2025-12-31"}
+
+
+def test_a_comparison_date_before_a_comma_stays(routers):
+    r = _route(routers, "cfo", "Versus last year, could you show gross margin for this year?")
+    assert [d["text"] for d in r["dates"]] == ["last year", "this year"]
+
+
+def test_a_tool_named_in_the_statement_stays(routers):
+    r = _route(routers, "powers", "the orders table in mysql is big. could you count the rows?")
+    assert r["matches"][0]["name"] == "mysql"
+
+
+def test_a_suffix_that_refers_back_keeps_the_statement(routers):
+    r = _route(routers, "accounting", "Saya sudah kirim faktur ke PT Sinar. Mohon cek pembayarannya.")
+    assert "faktur" in _read(r)

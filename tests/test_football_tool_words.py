@@ -115,3 +115,38 @@ def test_a_trigger_unless_names_a_known_term(tmp_path):
     with pytest.raises(LexiconError) as err:
         parse_tier_config(data, "football/tiers.yaml", domain)
     assert "unless names 'no_such_term'" in str(err.value)
+
+
+@pytest.mark.parametrize("query", [
+    "Okafor assists against Chelsea",
+    "How many goals did Okafor score against Liverpool last season",
+    "Okafor's assists in the Premier League",
+    "gol Okafor lawan Persija",
+])
+def test_an_opponent_or_a_competition_is_no_second_player(football, query):
+    r = _route(football, query)
+    assert r["status"] == "activated" and r["error"] is None
+    assert r["matches"][0]["name"] == "surface"
+
+
+@pytest.mark.parametrize("query", [
+    "who has more assists, Okafor or Vogel",
+    "Okafor and Vogel goals",
+    "Okafor ya Vogel, kiske goals zyada hain",
+])
+def test_what_surface_reports_said_of_two_players_is_compare(football, query):
+    r = _route(football, query)
+    assert r["status"] == "activated" and r["error"] is None
+    assert r["matches"][0]["name"] == "compare"
+
+
+@pytest.mark.parametrize("query", ["gimme sumthin on his form", "cmon, is he scoring?", "uska goals kitna hai"])
+def test_slang_before_a_pronoun_is_no_player(football, query):
+    r = _route(football, query)
+    assert r["status"] == "needs_clarification"
+    assert r["error"]["code"] == "INSUFFICIENT_CONTEXT"
+
+
+def test_compare_with_an_unknown_second_player_is_not_found(football):
+    r = _route(football, "compare Okafor with Grealish against the league")
+    assert r["error"]["code"] == "PLAYER_NOT_FOUND"

@@ -78,3 +78,13 @@ def test_the_editor_keeps_and_writes_an_order(lex):
     on_disk = yaml.safe_load((lex / "accounting" / "patterns.yaml").read_text())["patterns"]
     assert {"terms": ["supplier", "unpaid"], "tool": "contact_list", "order": ["supplier", "bill"]} in on_disk
     assert sum(1 for p in on_disk if p.get("order") == ["customer", "invoice"]) == 3
+
+
+def test_an_order_on_a_regex_is_refused_with_its_line(lex):
+    path = lex / "accounting" / "patterns.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("patterns:\n", "patterns:\n  - {regex: 'abc', tool: invoice_list, order: [customer, invoice]}\n", 1))
+    at = path.read_text().splitlines().index("  - {regex: 'abc', tool: invoice_list, order: [customer, invoice]}") + 1
+    with pytest.raises(LexiconError) as err:
+        load_domain("accounting", lex)
+    assert [(p.line, "regex" in p.message) for p in err.value.problems] == [(at, True)]

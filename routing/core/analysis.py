@@ -226,7 +226,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         units = [replace(u, role="stop", kinds=()) if u.role not in ("stop", "date") and _inside((u.first, u.last), framed) else u
                  for u in units]
     if background:  # "Accounts payable is a bit behind: could you show me the supplier bills": its terms and verbs are no ask
-        units = background_read(units, background, source, norm, starts, ends, cased if aligned else ())
+        units = background_read(units, background, source, norm, starts, ends, cased if aligned else (), index.tool_index)
     advice, units = asked_advice(index, words, norm, starts, ends, units)
     keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
     concepts: dict[str, str] = {}
@@ -278,12 +278,15 @@ BACKGROUND_ROLES = ("concept", "action", "vague")
 _SENTENCE_STOP = re.compile(r"[.?!]")
 
 
-def background_read(units, background, source: str, norm: str, starts: list[int], ends: list[int], cased) -> list:
+def background_read(units, background, source: str, norm: str, starts: list[int], ends: list[int], cased, tools=()) -> list:
     """`units` with the terms, verbs and vague words of the `background` spans read as stop words. A name typed
-    with a capital inside its sentence stays ("There is an old MariaDB database ...: would you run a query"):
-    what the statement names may be the very thing asked of. `cased`: the cased token spans of a text that is
-    not ASCII (None for ASCII; () when they do not align, and then no capital is seen)."""
+    with a capital inside its sentence stays ("There is an old MariaDB database ...: would you run a query"), and
+    so does a term that is a tool's own name (`tools`: "the orders table in mysql is big. could you count the
+    rows?"): what the statement names may be the very thing asked of. `cased`: the cased token spans of a text
+    that is not ASCII (None for ASCII; () when they do not align, and then no capital is seen)."""
     def named(u) -> bool:
+        if u.key in tools:
+            return True
         if u.first == 0 or cased == ():
             return False
         first = source[starts[u.first]] if cased is None else cased[u.first][0][:1]
@@ -310,12 +313,18 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
         if w.request:
             before, ask = background_clauses(words, parts, w.request, norm, starts, ends, w.stopwords, framed)
             undated = [i for i in range(ask, n) if not any(a <= i < b for a, b in date_at)]
-            if before and not w.anaphora.intersection(words[i] for i in undated) and _names_term(index, [words[i] for i in undated]):
+            if before and all(_tells(index, words, c, framed, date_at) for c in before) \
+                    and not any(_refers_back(w.anaphora, words[i]) for i in undated) and _names_term(index, [words[i] for i in undated]):
                 background = before
-                # a statement's date where the ask names its own is no date of the ask ("... before the audit next
-                # week, so could you list the invoices we issued last month")
-                if any(at[0] >= ask for at in date_at):
+                # a statement's date where the ask names its own is no date of the ask ("The audit is in March. Could
+                # you show the bank balance for December?"); its words are no name. A statement only a comma parts from
+                # the ask drops its date where it says who asked ("My manager wants ... before the audit next week, so
+                # could you list the invoices of last month"); "Versus last year, could you show this year's margin" keeps it
+                sentence = _SENTENCE_STOP.search(norm[ends[ask - 1]:starts[ask]]) or any(
+                    lo <= a and b <= hi for a, b in framed for lo, hi in background)
+                if sentence and any(at[0] >= ask for at in date_at):
                     background_dates = {at for at in date_at if _inside(at, background)}
+                    framed = [*framed, *background_dates]
         dated = lambda lo, hi: any(a < hi and lo < b for a, b in date_at)
         purposes = purpose_clauses(words, parts, w.purpose)
         # a preface is a source line ("Customer asks:", "Ticket #4420 -"), closed by a colon or a dash, no date in it
@@ -341,6 +350,31 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
                 dropped.add(before[-1])  # the date said just before the correction is the one taken back
                 framed = [*framed, (a, b), before[-1]]
     return framed, dropped, background
+
+
+def _tells(index, words: list[str], clause: tuple[int, int], framed, date_at) -> bool:
+    """Whether a clause before the ask tells something rather than asks: it does not open with a verb of the
+    domain ("Create an invoice for Acme. Please add GST." and "List unpaid invoices. Please ..." ask twice) and
+    holds a word of its own, one neither the domain's nor a stop word ("Mrs Pemberton rang", "the audit"; "For
+    suppliers, could you list ..." and "Laporan laba rugi bulan ini." only name what is asked for)."""
+    told = opened = False
+    stop = index.domain.words.stopwords
+    for i in range(*clause):
+        w = words[i]
+        if any(a <= i < b for a, b in framed) or any(a <= i < b for a, b in date_at) or w in stop:
+            continue
+        entry = index.phrases.get((index.lemma(w) or w,)) or index.phrases.get((w,))
+        if not opened and entry is not None and entry.kinds:
+            return False
+        opened = True
+        if entry is None and w.isalpha() and len(w) >= 3:
+            told = True
+    return told
+
+
+def _refers_back(anaphora: frozenset[str], word: str) -> bool:
+    """A word of `anaphora`, or a word ending in one of its suffixes ("-nya": "pembayarannya", its payment)."""
+    return word in anaphora or any(a[0] == "-" and len(word) > len(a) + 2 and word.endswith(a[1:]) for a in anaphora)
 
 
 def _names_term(index, words: list[str]) -> bool:

@@ -399,6 +399,9 @@ def _parse_patterns(data: Any, label: str, tools: dict[str, Tool], canonicals: s
             if len(order) < 2 or any(t not in canonicals for t in order):
                 c.add(_line(p, "order") or pl, f"pattern order {list(order)} must list two or more canonical terms of synonyms.yaml")
                 continue
+            if regex is not None:
+                c.add(_line(p, "order") or pl, "pattern order applies to a phrase: or terms: pattern, not a regex:")
+                continue
         params = p.get("params") or {}
         if not isinstance(params, dict):
             c.add(_line(p, "params") or pl, "pattern params must be a mapping name -> value")
@@ -410,7 +413,7 @@ def _parse_patterns(data: Any, label: str, tools: dict[str, Tool], canonicals: s
             elif tool_params[pname].values and str(pvalue) not in tool_params[pname].values:
                 c.add(_line(params, pname) or pl, f"pattern sets {pname}={pvalue!r}, not one of {list(tool_params[pname].values)}")
         weight = _number(p.get("weight"), c, _line(p, "weight") or pl, "pattern weight", 0, 1, 1.0)
-        key = (tool, " ".join(words(phrase)) if phrase else None, tuple(sorted(terms)), regex, order)
+        key = (tool, " ".join(words(phrase)) if phrase else None, tuple(sorted(terms)), regex)
         if key in seen:
             c.add(pl, f"duplicate pattern (same as line {seen[key]})")
         seen[key] = pl

@@ -18,6 +18,18 @@ _line = line_of
 _as_str_list = str_list
 
 
+def _anaphora(block: dict, c: Any, lang: str) -> list[str]:
+    """words.yaml `anaphora`: one word each, or a suffix written with a leading "-" ("-nya")."""
+    out = []
+    for w in _as_str_list(block.get("anaphora"), c, _line(block, "anaphora"), f"{lang}.anaphora"):
+        key = words(w.lstrip("-"))
+        if len(key) != 1:
+            c.add(_line(block, "anaphora"), f"{lang}.anaphora: {w!r} must be one word or a suffix like \"-nya\"")
+            continue
+        out.append(("-" if w.startswith("-") else "") + key[0])
+    return out
+
+
 def _one_words(block: dict, section: str, c: Any, lang: str) -> list[str]:
     """A words.yaml list whose entries must each be one word (`negations`, `value_markers`); any other is
     reported at its section's line."""
@@ -121,7 +133,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_purpose = _framing(block, c, lang, "purpose")
         said_preface = _framing(block, c, lang, "preface")
         said_request = _framing(block, c, lang, "request")
-        said_anaphora = _one_words(block, "anaphora", c, lang)
+        said_anaphora = _anaphora(block, c, lang)
         said_past = [e.strip().casefold() for e in _as_str_list(block.get("past"), c, _line(block, "past"), f"{lang}.past") if e.strip()]
         if not keep:
             continue

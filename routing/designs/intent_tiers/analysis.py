@@ -123,17 +123,23 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     # sign of a second name: a sentence ends at "!", "?" or "." after a word of three letters or more ("vs."
     # and "Mr." end none); without a known player a capital at a sentence's start may still be the name
     # asked about ("Great game! Rice stats?")
-    # In a question that names a known player, a capital right after a word that introduces a place or a
-    # time (tiers.yaml `places_after`: "after Christmas", "from Bandung") is no second name when a language
-    # of the domain knows the word; a rare one still is ("since Kowalczykowski joined"), and without a known
-    # player the capital may be the name asked about ("stats from Walker").
+    # In a question that names a known player, a capital right after a word that introduces a place, a time
+    # or an opponent (tiers.yaml `places_after`: "after Christmas", "from Bandung", "against Chelsea", also
+    # with a stop word between: "in the Premier League") is no second name when a language of the domain
+    # knows the word; a rare one still is ("since Kowalczykowski joined"), and without a known player the
+    # capital may be the name asked about ("stats from Walker").
     typed_words = query.split()
     languages = index.domain.settings.languages
     places = frozenset().union(*(ws for _, ws in config.places_after))
 
+    stop = index.domain.words.stopwords
+
     def _place(j: int) -> bool:
-        return (fold(typed_words[j - 1].strip(".,!?;:'\"")) in places and typed_words[j - 1][-1:].isalpha()
-                and not _rare(fold(typed_words[j].strip(".,!?;:'\"")), languages))
+        before = [fold(w.strip(".,!?;:'\"")) for w in typed_words[max(j - 2, 0):j]]
+        if not typed_words[j - 1][-1:].isalpha() or _rare(fold(typed_words[j].strip(".,!?;:'\"")), languages):
+            return False
+        return before[-1] in places or (len(before) == 2 and before[0] in places and before[1] in stop
+                                        and typed_words[j - 2][-1:].isalpha())
 
     capitalised = {fold(w.strip(".,!?;:'\"")) for j, w in enumerate(typed_words)
                    if j and w[:1].isupper() and not (mentions and (_ends_sentence(typed_words[j - 1]) or _place(j)))}
@@ -186,8 +192,11 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
         asks_two = two is not None and any(
             (t.term is not None and t.term in base.concepts) or (t.term is None and search_with_timeout(t.regex, base.text)[0])
             for t in two.triggers)
-        # with two known players named, the comparison has both: no lower-case word is a third name
-        if not asks_two or len(mentions) >= 2:
+        # with two known players named, the comparison has both: no lower-case word is a third name, a word
+        # of the languages or not ("Okafor ya Vogel, kiske goals zyada hain")
+        if len(mentions) >= 2:
+            after_player |= described
+        elif not asks_two:
             after_player |= {i for i in described if _a_word(forms[i][-1], index.domain.settings.languages)}
     unknown_at = [
         i for i, w in enumerate(words)
@@ -210,28 +219,32 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     everyday = {t.term for tier in config.tiers.values() for t in tier.triggers if t.everyday and t.term is not None}
     about_football = has_player or any(u.role == "concept" and u.key not in everyday for u in base.units)
     fired: list[Fired] = []
+    one_player, two_players = config.defaults.get("one_player"), config.defaults.get("two_players")
     for name in config.precedence:
         for trig in config.tiers[name].triggers:
             if (trig.needs_player and not has_player) or (trig.everyday and not about_football):
                 continue
-            if trig.unless and len(mentions) < 2 and any(t in base.concepts for t in trig.unless):
+            if trig.unless and len(mentions) + len(unknown) < 2 and any(t in base.concepts for t in trig.unless):
                 continue
+            # a word of what the one-player tier's tools report ("goals", "assists") said of two players is
+            # the two-player tier's ("who has more assists, Okafor or Vogel"): tiers.yaml `describes`
+            tier = two_players if trig.describes and name == one_player and len(mentions) + len(unknown) >= 2 else name
             if trig.term is not None:
                 if trig.term in base.concepts:
-                    fired.append(Fired(name, trig.label, concept_text.get(trig.term, trig.term), trig.weight))
+                    fired.append(Fired(tier, trig.label, concept_text.get(trig.term, trig.term), trig.weight))
             else:
                 hit, _ = search_with_timeout(trig.regex, base.text)
                 if hit:
-                    fired.append(Fired(name, trig.label, trig.regex.search(base.text).group(0).strip(), trig.weight))
+                    fired.append(Fired(tier, trig.label, trig.regex.search(base.text).group(0).strip(), trig.weight))
     carried = tuple(p for p in (roster.by_id(pid) for pid in context.get("player_ids") or []) if p is not None)
     refers_back = bool(pronoun) and not mentions
     needs_player = bool(fired) and not mentions and not unknown
     vague: tuple[str, ...] = ()
-    # a pronoun after a name the roster lacks refers back to that name ("Kylian Mbappe - how's his season
-    # going?"): the player is not found, the conversation lacks nothing; a rare word after the pronoun is
-    # no antecedent ("kok dia susah banget ngegolin": slang)
-    pronoun_at = next((i for i, w in enumerate(words) if w == pronoun), len(words))
-    if refers_back and not carried and not any(i < pronoun_at for i in unknown_at):
+    # a pronoun after a name the roster lacks, typed with a capital, refers back to that name ("Kylian Mbappe -
+    # how's his season going?"): the player is not found, the conversation lacks nothing; a rare word after the
+    # pronoun ("kok dia susah banget ngegolin") or in lower case ("gimme sumthin on his form") is no antecedent
+    pronoun_at = next((i for i, w in enumerate(words) if pronoun is not None and pronoun in w), len(words))
+    if refers_back and not carried and not any(i < pronoun_at and words[i] in capitalised for i in unknown_at):
         vague = (pronoun,)
     elif needs_player and not carried:
         vague = ("player",)

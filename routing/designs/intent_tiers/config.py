@@ -36,6 +36,9 @@ class Trigger:
     # terms that, in a question naming fewer than two players, give the trigger's word another
     # sense ("how does Okafor compare to the league average" is one player against the league)
     unless: tuple[str, ...] = ()
+    # a word of what the tier's tools report ("goals", "assists"): said of two players, it fires the
+    # domain's two-player tier instead (`defaults.two_players`), where this is the one-player tier
+    describes: bool = False
 
     @property
     def label(self) -> str:
@@ -184,9 +187,13 @@ def parse_tier_config(data: Any, label: str, domain: Domain) -> TierConfig:
             for u in unless:
                 if u not in canonicals:
                     c.add(il, f"tier {name}: trigger {i + 1} unless names {u!r}, not a canonical term in synonyms.yaml")
+            describes = trig.get("describes", False)
+            if not isinstance(describes, bool):
+                c.add(il, f"tier {name}: trigger {i + 1} describes must be true or false, not {describes!r}")
+                describes = False
             triggers.append(Trigger(name, term, compiled, source, weight, bool(trig.get("needs_player", False)), il,
                                     tuple((lang, tuple(w.strip().lower() for w in ws)) for lang, ws in name_after.items()),
-                                    everyday, tuple(unless)))
+                                    everyday, tuple(unless), describes))
         tiers[name] = Tier(
             name=name,
             label=str(block.get("label") or name.title()),
