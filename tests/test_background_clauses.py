@@ -136,3 +136,17 @@ def test_a_tool_named_in_the_statement_stays(routers):
 def test_a_suffix_that_refers_back_keeps_the_statement(routers):
     r = _route(routers, "accounting", "Saya sudah kirim faktur ke PT Sinar. Mohon cek pembayarannya.")
     assert "faktur" in _read(r)
+
+
+def test_a_statements_term_matches_no_phrase_pattern(routers):
+    # "accounts payable" in the statement read as "what do I owe" made payables_aging the answer
+    r = _route(routers, "accounting", "Accounts payable is a bit behind and I was asked to help: could you show me "
+                                      "the supplier bills we received this month?")
+    assert r["matches"][0]["name"] == "bill_list"
+    assert not any("owe" in e for e in r["matches"][0]["evidence"] + r["matches"][1]["evidence"])
+
+
+def test_a_question_mark_ends_the_ask_after_a_statement(routers):
+    r = _route(routers, "cfo", "Our CFO is travelling and messaged me to check something quickly: how much cash do we "
+                               "have right now across cash and bank?")
+    assert "travel" not in _read(r)
