@@ -51,3 +51,13 @@ def test_what_we_sell_is_the_products_and_how_much_we_sold_the_sales(routers, qu
     r = routers["accounting"].route(query, today=TODAY).to_dict()
     assert r["status"] == "activated"
     assert r["matches"][0]["name"] == tool
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("how much TDS have we cut on contractor payments this quarter, section-wise?", "tds_summary"),
+    ("Sharma Traders paid 98,000 after deducting TDS, record the payment against INV-1201", "record_payment"),
+])
+def test_tds_is_deducted_on_payments(routers, query, tool):
+    r = routers["cfo"].route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated"
+    assert r["matches"][0]["name"] == tool
