@@ -111,7 +111,8 @@ def render_patterns(domain: str, tool_names: list[str]) -> None:
     draft = ss[_k(domain, "pat")]
     st.caption(
         "A phrase (words in order), terms (canonical terms in any order) or a regex that points to a tool, "
-        "with optional parameter hints such as `status=unpaid`. Regexes that could hang are refused."
+        "with optional parameter hints such as `status=unpaid` and an order (`customer, invoice`: where the question "
+        "names those terms, they come in that order). Regexes that could hang are refused."
     )
     c1, c2 = st.columns([3, 2])
     search = c1.text_input("Search patterns", key=_k(domain, "pat_search"), placeholder="text, tool or parameter", on_change=_commit_patterns, args=(domain,))
