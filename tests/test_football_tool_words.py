@@ -150,3 +150,14 @@ def test_slang_before_a_pronoun_is_no_player(football, query):
 def test_compare_with_an_unknown_second_player_is_not_found(football):
     r = _route(football, "compare Okafor with Grealish against the league")
     assert r["error"]["code"] == "PLAYER_NOT_FOUND"
+
+
+@pytest.mark.parametrize("query, name", [
+    ("how is Mbappe's form", "mbappe"),
+    ("compare Okafor with Haaland's numbers", "haaland"),
+    ("Compare Okafor with Mbappe's league numbers", "mbappe"),
+])
+def test_an_unknown_name_with_a_possessive_is_not_found(football, query, name):
+    r = _route(football, query)
+    assert r["status"] == "not_found"
+    assert r["error"]["code"] == "PLAYER_NOT_FOUND" and f"'{name}'" in r["error"]["message"]

@@ -96,9 +96,11 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     words = [fold(t.text) for t in base.tokens]
     # each word's forms: as typed, and as the index read it (an inflection folded: "okafor's" -> okafor)
     # and a name with a suffix of the languages ("diaz's", "mensahnya") as the roster's name word it holds
+    # and a name the roster lacks without its possessive ("Haaland's": haaland, so it is asked about as a name)
     forms = [
         tuple(dict.fromkeys([w] + ([fold(unit_of[i].key)] if i in unit_of and unit_of[i].role == "literal" else [])
-                            + [c for c, _, _ in index.unsuffixed(w) if c in players.name_words]))
+                            + [c for c, _, _ in index.unsuffixed(w) if c in players.name_words]
+                            + ([w[:-2]] if w[-2:] in ("'s", "’s") and w[:-2].isalpha() else [])))
         for i, w in enumerate(words)
     ]
     typed = [t.text for t in tokenize(fold(normalize(query)))]  # as typed: "performanya" keeps its suffix
