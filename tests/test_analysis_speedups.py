@@ -213,7 +213,6 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         extras=tuple(dict.fromkeys(extras)),
         segments=_split_sentences(units, tokens, text) if self.segmented else (),
         advice=advice,
-        background=tuple(framed[1]),  # the statements before the ask (set_aside, the router's own rule)
     )
 
 

@@ -150,13 +150,3 @@ def test_a_question_mark_ends_the_ask_after_a_statement(routers):
     r = _route(routers, "cfo", "Our CFO is travelling and messaged me to check something quickly: how much cash do we "
                                "have right now across cash and bank?")
     assert "travel" not in _read(r)
-
-
-def test_a_search_takes_names_not_the_story_of_a_statement(routers):
-    r = _route(routers, "accounting", "Mrs Pemberton rang this morning asking about something we billed her for. "
-                                      "Could you find the invoices made out to Mrs Joan Pemberton, please?")
-    query = r["matches"][0]["suggested_params"]["query"]
-    assert "Joan Pemberton" in query and "rang" not in query and "asking" not in query
-    r = _route(routers, "accounting", "My manager wants to tidy up the receivables file before the audit next week, "
-                                      "so I was wondering if you could list all the invoices we issued last month?")
-    assert "customer" not in r["matches"][0]["suggested_params"]

@@ -55,8 +55,6 @@ class QueryAnalysis:
     # what the text says, so no part of the analysis's value (repr, equality)
     quantities: tuple | None = field(default=None, repr=False, compare=False)
     advice: str = ""  # a how-to question's phrase ("how do i", words.yaml `advice`): its words ask for no tool
-    # token spans of the statements made before the ask (set_aside): a search takes only names and numbers there
-    background: tuple[tuple[int, int], ...] = ()
 
     def surface_of(self, first: int, last: int) -> str:
         """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya",
@@ -271,7 +269,6 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         segments=segments,
         quantities=quantities,
         advice=advice,
-        background=tuple(background),
     )
 
 

@@ -237,10 +237,7 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
         i += 1
         while i < n and units[i].role in _ARGUMENT_ROLES and units[i].key not in concept_words and not (skip and units[i].first in skip):
             i += 1
-        if a.background and _told(a, u.first):
-            # a statement before the ask lends a search its names and numbers, not its story ("Mrs Pemberton rang")
-            text = _told_value(a, units, start, i)
-        elif value_markers is None:
+        if value_markers is None:
             text = a.surface_of(u.first, units[i - 1].last)
         else:
             text = _value_of(a, units, start, i, value_markers)
@@ -250,25 +247,6 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
                 seen.add(folded)
                 unique.append(text)
     return " ".join(unique)
-
-
-def _told(a: QueryAnalysis, token: int) -> bool:
-    """Whether a token lies in a statement made before the ask (QueryAnalysis.background)."""
-    return any(lo <= token < hi for lo, hi in a.background)
-
-
-def _told_value(a: QueryAnalysis, units, start: int, end: int) -> str:
-    """The value in a run of a statement made before the ask: its number or id, else its words typed with a
-    capital where no sentence starts ("Mrs Pemberton" of "Mrs Pemberton rang this morning")."""
-    if any(units[j].role == "number" or any(ch.isdigit() for ch in units[j].surface) for j in range(start, end)):
-        return _value_of(a, units, start, end, frozenset())
-    kept = []
-    for j in range(start, end):
-        word = a.surface_of(units[j].first, units[j].last)
-        opens = units[j].first == 0 or a.text[: a.tokens[units[j].first].start].rstrip()[-1:] in ".?!:;"
-        if word[:1].isupper() and not opens:
-            kept.append(word)
-    return " ".join(kept)
 
 
 def _value_of(a: QueryAnalysis, units, start: int, end: int, markers: frozenset[str]) -> str:
