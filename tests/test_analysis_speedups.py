@@ -157,7 +157,9 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
     dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens and with_dates else ()
     if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
         dates = tuple(_as_typed(d, tokens, raw_tokens, norm) for d in dates)
-    framed, dropped = _set_aside(self, [t.text for t in raw_tokens], raw_tokens, norm, tokens, dates)
+    aligned_cased = cased if len(cased) == len(raw_tokens) else ()
+    framed, dropped = _set_aside(self, [t.text for t in raw_tokens], raw_tokens, norm, tokens, dates,
+                                 lambda i: bool(aligned_cased) and aligned_cased[i][0][:1].isupper())
     dates = tuple(d for d in dates if d.span not in dropped)
     # A phrase said twice ("... last month ... last month") is one range, not two: the first one kept, after
     # a clause set aside has dropped its own ("not Q3, invoice Q3" keeps the second Q3, as the router does;
@@ -222,11 +224,11 @@ def _token_range(d, tokens) -> tuple[int, int]:
     return (inside[0], inside[-1] + 1) if inside else (len(tokens), len(tokens))
 
 
-def _set_aside(index, typed, raw_tokens, norm, tokens, dates):
+def _set_aside(index, typed, raw_tokens, norm, tokens, dates, capital):
     """The spans of the question that are not its ask and the dates they drop, by the router's own rule
     (routing.core.analysis.set_aside: not what this test compares)."""
     at = [_token_range(d, tokens) for d in dates]
-    framed, dropped, background = set_aside(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], at)
+    framed, dropped, background = set_aside(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], at, capital)
     return (framed, background), {d.span for d, r in zip(dates, at) if r in dropped}
 
 

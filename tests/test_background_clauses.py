@@ -150,3 +150,21 @@ def test_a_question_mark_ends_the_ask_after_a_statement(routers):
     r = _route(routers, "cfo", "Our CFO is travelling and messaged me to check something quickly: how much cash do we "
                                "have right now across cash and bank?")
     assert "travel" not in _read(r)
+
+
+@pytest.mark.parametrize("domain, query, tool, params", [
+    # a decimal point parts no clause: a one-clause ask keeps its name and amount
+    ("cfo", "Shree Cement ka 1.8 lakh ka purchase bill enter karo", "create_bill", {"supplier": "Shree Cement 1.8 lakh"}),
+    # a clause of terms and names only names what is asked for ("Which are unpaid?" asks about it)
+    ("accounting", "Invoices for PT Maju Jaya in December. Which are still unpaid?", "invoice_list",
+     {"customer": "PT Maju Jaya", "status": "unpaid", "date_from": "2025-12-01", "date_to": "2025-12-31"}),
+    ("cfo", "Tata Steel ke bills December ke. Kaunse unpaid hain?", "unpaid_bills", {"supplier": "Tata Steel"}),
+    # a write's statement holds the record's own date; "today" says when to write it
+    ("cfo", "Received 75k from Sinha Traders on 15 January. Please record the payment today.", "record_payment",
+     {"date": "2026-01-15", "customer": "Sinha Traders", "amount": 75000}),
+])
+def test_the_statement_keeps_what_the_ask_needs(routers, domain, query, tool, params):
+    r = _route(routers, domain, query)
+    assert r["matches"][0]["name"] == tool
+    got = r["matches"][0]["suggested_params"]
+    assert {k: got.get(k) for k in params} == params

@@ -161,3 +161,25 @@ def test_an_unknown_name_with_a_possessive_is_not_found(football, query, name):
     r = _route(football, query)
     assert r["status"] == "not_found"
     assert r["error"]["code"] == "PLAYER_NOT_FOUND" and f"'{name}'" in r["error"]["message"]
+
+
+@pytest.mark.parametrize("query, context", [
+    ("How many goals did Okafor score at Anfield?", None),
+    ("Okafor's goals since the World Cup", None),
+    ("I watched Okafor at the Riverside Stadium on Saturday. How was his rating?", None),
+    ("Okafor ke goals aur assists batao", None),
+    ("and his rating in the Premier Liga?", {"player_ids": ["p-chidi-okafor"]}),
+])
+def test_a_setting_beside_a_players_numbers_is_no_player(football, query, context):
+    r = _route(football, query, **(context or {}))
+    assert r["status"] == "activated" and r["error"] is None
+    assert r["matches"][0]["name"] == "surface"
+
+
+@pytest.mark.parametrize("query, name", [
+    ("Haaland goals this season", "haaland"),      # no known player: the name is asked about
+    ("Okafor vs Haaland goals", "haaland"),        # a tier's own trigger asks about both
+])
+def test_an_unknown_name_asked_about_is_still_not_found(football, query, name):
+    r = _route(football, query)
+    assert r["error"]["code"] == "PLAYER_NOT_FOUND" and f"'{name}'" in r["error"]["message"]

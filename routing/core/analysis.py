@@ -196,7 +196,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
 
     dates = tuple(find_dates(text, today=today, settings=index.date_settings, lexicon=index.date_lexicon)) if n and with_dates else ()
     date_at = [_covered(d, new_starts, new_ends) for d in dates]
-    framed, dropped, background = set_aside(index, words, norm, starts, ends, date_at)
+    framed, dropped, background = set_aside(index, words, norm, starts, ends, date_at, _capital_of(source, starts, cased if aligned else ()))
     if dropped:
         dates = tuple(d for d, at in zip(dates, date_at) if at not in dropped)
     in_date = [False] * n
@@ -298,7 +298,8 @@ def background_read(units, background, source: str, norm: str, starts: list[int]
             and not named(u) else u for u in units]
 
 
-def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at: list[tuple[int, int]]):
+def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at: list[tuple[int, int]],
+              capital=None):
     """(spans, dropped dates, background): the token spans of a question that are not its ask, the token
     ranges of its dates they drop, and the statements made before the ask. Not the ask: framing ("my lead
     asked me"), a clause set aside (contrast, purpose, preface; routing.core.framing) where another clause
@@ -317,7 +318,7 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
         if w.request:
             before, ask = background_clauses(words, parts, w.request, norm, starts, ends, w.stopwords, framed)
             undated = [i for i in range(ask, n) if not any(a <= i < b for a, b in date_at)]
-            if before and all(_tells(index, words, c, framed, date_at) for c in before) \
+            if before and all(_tells(index, words, c, framed, date_at, capital) for c in before) \
                     and not any(_refers_back(w.anaphora, words[i]) for i in undated) and _names_term(index, [words[i] for i in undated]):
                 background = before
                 # a statement's date where the ask names its own is no date of the ask ("The audit is in March. Could
@@ -326,7 +327,11 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
                 # could you list the invoices of last month"); "Versus last year, could you show this year's margin" keeps it
                 sentence = _SENTENCE_STOP.search(norm[ends[ask - 1]:starts[ask]]) or any(
                     lo <= a and b <= hi for a, b in framed for lo, hi in background)
-                if sentence and any(at[0] >= ask for at in date_at):
+                # a write's statement holds the record's own date ("Received 75k on 15 January. Please record the
+                # payment today": "today" says when to write it)
+                writes = set(index.domain.settings.weights.explicit_kinds)
+                asks_write = any(k in writes for i in range(ask, n) for k, _ in _kinds(index, words[i]))
+                if sentence and not asks_write and any(at[0] >= ask for at in date_at):
                     background_dates = {at for at in date_at if _inside(at, background)}
                     framed = [*framed, *background_dates]
         dated = lambda lo, hi: any(a < hi and lo < b for a, b in date_at)
@@ -356,11 +361,28 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
     return framed, dropped, background
 
 
-def _tells(index, words: list[str], clause: tuple[int, int], framed, date_at) -> bool:
+def _capital_of(source: str, starts: list[int], cased):
+    """word index -> typed with a capital (`cased`: None for an ASCII text, whose offsets are the source's; ()
+    when the cased tokens do not align, and then no capital is seen)."""
+    if cased == ():
+        return lambda i: False
+    if cased is None:
+        return lambda i: source[starts[i]: starts[i] + 1].isupper()
+    return lambda i: cased[i][0][:1].isupper()
+
+
+def _kinds(index, word: str) -> tuple:
+    """The verb kinds the domain reads in one word ((kind, strength), ...; () for none)."""
+    entry = index.phrases.get((index.lemma(word) or word,)) or index.phrases.get((word,))
+    return entry.kinds if entry is not None and entry.kinds else ()
+
+
+def _tells(index, words: list[str], clause: tuple[int, int], framed, date_at, capital=None) -> bool:
     """Whether a clause before the ask tells something rather than asks: it does not open with a verb of the
     domain ("Create an invoice for Acme. Please add GST." and "List unpaid invoices. Please ..." ask twice) and
-    holds a word of its own, one neither the domain's nor a stop word ("Mrs Pemberton rang", "the audit"; "For
-    suppliers, could you list ..." and "Laporan laba rugi bulan ini." only name what is asked for)."""
+    holds a word of its own in lower case, one neither the domain's nor a stop word ("Mrs Pemberton rang", "the
+    audit"; "For suppliers, could you list ...", "Laporan laba rugi bulan ini." and "Invoices for Acme Corp in
+    December. Which are unpaid?" only name what is asked for). `capital(i)`: word i is typed with a capital."""
     told = opened = False
     stop = index.domain.words.stopwords
     for i in range(*clause):
@@ -371,7 +393,7 @@ def _tells(index, words: list[str], clause: tuple[int, int], framed, date_at) ->
         if not opened and entry is not None and entry.kinds:
             return False
         opened = True
-        if entry is None and w.isalpha() and len(w) >= 3:
+        if entry is None and w.isalpha() and len(w) >= 3 and not (capital is not None and capital(i)):
             told = True
     return told
 

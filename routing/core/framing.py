@@ -154,6 +154,16 @@ def background_clauses(words: list[str], parts: list[tuple[int, int]], templates
     own or refers back to them ("...; please enter it in the books")."""
     if len(parts) < 2 or not templates:
         return [], 0
+    # a separator inside a number or a word ("1.8 lakh", "1,200", "e-mail") parts no clause here
+    merged: list[tuple[int, int]] = []
+    for lo, hi in parts:
+        if merged and not any(ch.isspace() for ch in text[ends[lo - 1]:starts[lo]]):
+            merged[-1] = (merged[-1][0], hi)
+        else:
+            merged.append((lo, hi))
+    parts = merged
+    if len(parts) < 2:
+        return [], 0
     anchors = anchor_words(templates)
     for k, (lo, hi) in enumerate(parts):
         clause = words[lo:hi]

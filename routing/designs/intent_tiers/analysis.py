@@ -144,7 +144,8 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
                                         and typed_words[j - 2][-1:].isalpha())
 
     capitalised = {fold(w.strip(".,!?;:'\"")) for j, w in enumerate(typed_words)
-                   if j and w[:1].isupper() and not (mentions and (_ends_sentence(typed_words[j - 1]) or _place(j)))}
+                   if j and w[:1].isupper() and not (mentions and _ends_sentence(typed_words[j - 1]))
+                   and not ((mentions or context.get("player_ids")) and _place(j))}
     # A word right after a trigger and one of its `name_after` words ("stats for saka", "form of
     # mbappe") that the introducing word's language does not know is whom the trigger is about: a
     # name even in lower case and even when another language of the domain knows the word ("saka"
@@ -221,6 +222,7 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     everyday = {t.term for tier in config.tiers.values() for t in tier.triggers if t.everyday and t.term is not None}
     about_football = has_player or any(u.role == "concept" and u.key not in everyday for u in base.units)
     fired: list[Fired] = []
+    describing: list[bool] = []  # per fired trigger, whether it is a word of what the tools report (`describes`)
     one_player, two_players = config.defaults.get("one_player"), config.defaults.get("two_players")
     for name in config.precedence:
         for trig in config.tiers[name].triggers:
@@ -230,15 +232,23 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
                 continue
             # a word of what the one-player tier's tools report ("goals", "assists") said of two players is
             # the two-player tier's ("who has more assists, Okafor or Vogel"): tiers.yaml `describes`
-            tier = two_players if trig.describes and name == one_player and len(mentions) + len(unknown) >= 2 else name
+            tier = two_players if trig.describes and name == one_player and len(mentions) >= 2 else name
             if trig.term is not None:
                 if trig.term in base.concepts:
                     fired.append(Fired(tier, trig.label, concept_text.get(trig.term, trig.term), trig.weight))
+                    describing.append(trig.describes)
             else:
                 hit, _ = search_with_timeout(trig.regex, base.text)
                 if hit:
                     fired.append(Fired(tier, trig.label, trig.regex.search(base.text).group(0).strip(), trig.weight))
+                    describing.append(trig.describes)
     carried = tuple(p for p in (roster.by_id(pid) for pid in context.get("player_ids") or []) if p is not None)
+    # where only words of what the tools report fired ("goals", "minutes") about a player named or carried, a
+    # name the roster lacks is the game's setting, no player asked about ("How many goals did Okafor score at
+    # Anfield?", "Okafor ke goals aur assists batao"); a tier's own trigger still asks about it
+    if unknown and describing and all(describing) and (mentions or (pronoun and carried)):
+        unknown = ()
+        unknown_at = []
     refers_back = bool(pronoun) and not mentions
     needs_player = bool(fired) and not mentions and not unknown
     vague: tuple[str, ...] = ()
