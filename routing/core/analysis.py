@@ -275,7 +275,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
 # What a statement made before the ask loses: its terms, verbs and vague words; its names, amounts and
 # dates stay (a parameter may be said there: "Received 75k from Sinha Traders. Please record the payment")
 BACKGROUND_ROLES = ("concept", "action", "vague")
-_SENTENCE_STOP = re.compile(r"[.?!]")
+_SENTENCE_STOP = re.compile(r"[;:.?!]")  # as routing.core.framing's: a comma or a dash only parts a clause
 
 
 def background_read(units, background, source: str, norm: str, starts: list[int], ends: list[int], cased, tools=()) -> list:

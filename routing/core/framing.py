@@ -148,10 +148,11 @@ def background_clauses(words: list[str], parts: list[tuple[int, int]], templates
     help: could you show me the supplier bills we received?"): the clauses before the first one that holds
     a request (one of the `templates`, words.yaml `request`) or ends a question ("?"), and where that ask
     begins (its first token; 0: none). A request that opens its clause (only `stop` words or `framed` spans
-    before it: "..., so could you list ...", "..., so I was wondering if you could list ...") follows any clause; any other ask must follow a sentence's end: "overdue
-    customers list, biggest amount first pls" and "customer yg masih nunggak, udah brp lama telatnya?" name
-    what they ask for before the comma. The caller keeps the statements where the ask names no term of its
-    own or refers back to them ("...; please enter it in the books")."""
+    before it: "..., so could you list ...", "..., so I was wondering if you could list ...") follows any
+    clause; any other ask must follow a sentence's end: "overdue customers list, biggest amount first pls" and
+    "customer yg masih nunggak, udah brp lama telatnya?" name what they ask for before the comma. The caller
+    keeps the statements where the ask names no term of its own or refers back to them ("...; please enter it
+    in the books")."""
     if len(parts) < 2 or not templates:
         return [], 0
     # a separator inside a number or a word ("1.8 lakh", "1,200", "e-mail") parts no clause here
