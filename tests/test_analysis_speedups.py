@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
 
 from routing import Router
-from routing.core.analysis import QueryAnalysis, asked_advice, background_read, read_word, set_aside
+from routing.core.analysis import QueryAnalysis, asked_advice, read_word, set_aside
+from routing.core.background import background_read
 from routing.core.framing import clauses, contrast_spans, framing_spans
 from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
 from routing.core.joined import address_end, amount_end
