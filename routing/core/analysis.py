@@ -285,12 +285,16 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
     framed = framing_spans(words, w.framing, w.framing_anchors) if w.framing else []
     background: list[tuple[int, int]] = []
     background_dates: set = set()
-    if n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words)
-                  or (w.request and "?" in norm)):  # a question's "?" may end the ask after a statement
+    aside_words = n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words))
+    # a request's words or a question's "?" after a statement ("The audit is in March. Could you ...")
+    asks_after = n > 2 and bool(w.request) and (not index.request_words.isdisjoint(words) or "?" in norm) \
+        and _STATEMENT_THEN.search(norm) is not None
+    if aside_words or asks_after:
         parts = clauses(norm, starts, ends)
-        if w.request:
+        if asks_after:
             background, background_dates = statements_before(index, words, norm, starts, ends, date_at, parts, framed, capital)
             framed = [*framed, *background_dates]
+    if aside_words:
         dated = lambda lo, hi: any(a < hi and lo < b for a, b in date_at)
         purposes = purpose_clauses(words, parts, w.purpose)
         # a preface is a source line ("Customer asks:", "Ticket #4420 -"), closed by a colon or a dash, no date in it
@@ -371,6 +375,7 @@ def asked_advice(index, words: list[str], norm: str, starts: list[int], ends: li
     return " ".join(words[a:b]), [u if u.role in ("stop", "date") or keep(u) else replace(u, role="stop", kinds=()) for u in units]
 
 
+_STATEMENT_THEN = re.compile(r"[,;:.?!]\s+\S|\s[-–—]+\s")  # a clause ends before the question does: a statement may come first
 _SOURCE_LINE = re.compile(r":|\s[-–—]+|[-–—]+\s")  # what closes a source line: a colon or a dash standing apart
 
 

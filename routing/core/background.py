@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from routing.core.framing import background_clauses
 
@@ -47,9 +48,13 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     w = index.domain.words
     n = len(words)
     before, ask = background_clauses(words, parts, w.request, norm, starts, ends, w.stopwords, framed)
-    undated = [i for i in range(ask, n) if not any(a <= i < b for a, b in date_at)]
-    if not before or not all(_tells(index, words, c, framed, date_at, capital) for c in before) \
-            or any(_refers_back(w.anaphora, words[i]) for i in undated) or not _names_term(index, [words[i] for i in undated]):
+    if not before:
+        return [], set()
+    in_date = {i for a, b in date_at for i in range(a, b)}
+    asked = [words[i] for i in range(ask, n) if i not in in_date]
+    refers = _suffixes(w.anaphora)
+    if any(x in w.anaphora or (refers and len(x) > 4 and x.endswith(refers)) for x in asked) or not _names_term(index, asked) \
+            or not all(_tells(index, words, c, framed, date_at, capital) for c in before):
         return [], set()
     # a statement's date where the ask names its own is no date of the ask ("The audit is in March. Could you show
     # the bank balance for December?"); its words are no name. A statement only a comma parts from the ask drops its
@@ -107,9 +112,11 @@ def _tells(index, words: list[str], clause: tuple[int, int], framed, date_at, ca
     return told
 
 
-def _refers_back(anaphora: frozenset[str], word: str) -> bool:
-    """A word of `anaphora`, or a word ending in one of its suffixes ("-nya": "pembayarannya", its payment)."""
-    return word in anaphora or any(a[0] == "-" and len(word) > len(a) + 2 and word.endswith(a[1:]) for a in anaphora)
+@lru_cache(maxsize=16)
+def _suffixes(anaphora: frozenset[str]) -> tuple[str, ...]:
+    """The suffixes of words.yaml `anaphora` ("-nya"): a word of five letters or more ending in one refers back
+    ("pembayarannya", its payment); () for none."""
+    return tuple(a[1:] for a in anaphora if a.startswith("-"))
 
 
 def _names_term(index, words: list[str]) -> bool:
