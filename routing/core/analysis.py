@@ -17,6 +17,7 @@ from rapidfuzz.distance import OSA
 
 from routing.core.background import background_read, capital_of, statements_before
 from routing.core.framing import clauses, contrast_spans, framing_spans, preface_clause, purpose_clauses
+from routing.core.framing import inside as _inside
 from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
@@ -339,7 +340,7 @@ def _asks_elsewhere(index, words: list[str], spans) -> bool:
     """Whether a word outside `spans` is a term or a verb of the domain: what the question does ask."""
     for i, w in enumerate(words):
         if not _inside((i, i + 1), spans):
-            entry = index.phrases.get((index.lemma(w) or w,)) or index.phrases.get((w,))
+            entry = index.entry(w)
             if entry is not None and (entry.concept or entry.kinds):
                 return True
     return False
@@ -377,11 +378,6 @@ def asked_advice(index, words: list[str], norm: str, starts: list[int], ends: li
 
 _STATEMENT_THEN = re.compile(r"[,;:.?!]\s+\S|\s[-–—]+\s")  # a clause ends before the question does: a statement may come first
 _SOURCE_LINE = re.compile(r":|\s[-–—]+|[-–—]+\s")  # what closes a source line: a colon or a dash standing apart
-
-
-def _inside(span: tuple[int, int], spans) -> bool:
-    """Whether the token range lo..hi-1 lies within one of `spans` (ranges [lo, hi))."""
-    return any(a <= span[0] and span[1] <= b for a, b in spans)
 
 
 def _covered(d: DateRange, starts: list[int], ends: list[int]) -> tuple[int, int]:

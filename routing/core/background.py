@@ -9,16 +9,14 @@ analyze reads their terms and verbs as stop words (background_read); their dates
 Which clauses: routing.core.framing.background_clauses. No language's words here: they are in words.yaml."""
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from functools import lru_cache
 
-from routing.core.framing import background_clauses
+from routing.core.framing import SENTENCE_END, background_clauses, inside
 
 # What a statement made before the ask loses: its terms, verbs and vague words; its names, amounts and
 # dates stay (a parameter may be said there: "Received 75k from Sinha Traders. Please record the payment")
 BACKGROUND_ROLES = ("concept", "action", "vague")
-_SENTENCE_STOP = re.compile(r"[;:.?!]")  # as routing.core.framing's: a comma or a dash only parts a clause
 
 
 def background_read(units, background, source: str, norm: str, starts: list[int], ends: list[int], cased, tools=()) -> list:
@@ -35,9 +33,9 @@ def background_read(units, background, source: str, norm: str, starts: list[int]
         if u.first == 0 or cased == ():
             return False
         first = source[starts[u.first]] if cased is None else cased[u.first][0][:1]
-        return first.isupper() and not _SENTENCE_STOP.search(norm[ends[u.first - 1]:starts[u.first]])
+        return first.isupper() and not SENTENCE_END.search(norm[ends[u.first - 1]:starts[u.first]])
     return [replace(u, role="stop", key=u.surface, kinds=())
-            if u.role in BACKGROUND_ROLES and _inside((u.first, u.last), background)
+            if u.role in BACKGROUND_ROLES and inside((u.first, u.last), background)
             and not named(u) else u for u in units]
 
 
@@ -60,19 +58,15 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     # the bank balance for December?"); its words are no name. A statement only a comma parts from the ask drops its
     # date where it says who asked ("My manager wants ... before the audit next week, so could you list the invoices
     # of last month"); "Versus last year, could you show this year's margin" keeps it
-    sentence = _SENTENCE_STOP.search(norm[ends[ask - 1]:starts[ask]]) or any(
+    sentence = SENTENCE_END.search(norm[ends[ask - 1]:starts[ask]]) or any(
         lo <= a and b <= hi for a, b in framed for lo, hi in before)
     # a write's statement holds the record's own date ("Received 75k on 15 January. Please record the payment
     # today": "today" says when to write it)
     writes = set(index.domain.settings.weights.explicit_kinds)
     asks_write = any(k in writes for i in range(ask, n) for k, _ in _kinds(index, words[i]))
     if sentence and not asks_write and any(at[0] >= ask for at in date_at):
-        return before, {at for at in date_at if _inside(at, before)}
+        return before, {at for at in date_at if inside(at, before)}
     return before, set()
-
-
-def _inside(span: tuple[int, int], spans) -> bool:
-    return any(a <= span[0] and span[1] <= b for a, b in spans)
 
 
 def capital_of(source: str, starts: list[int], cased):
@@ -87,7 +81,7 @@ def capital_of(source: str, starts: list[int], cased):
 
 def _kinds(index, word: str) -> tuple:
     """The verb kinds the domain reads in one word ((kind, strength), ...; () for none)."""
-    entry = index.phrases.get((index.lemma(word) or word,)) or index.phrases.get((word,))
+    entry = index.entry(word)
     return entry.kinds if entry is not None and entry.kinds else ()
 
 
@@ -103,7 +97,7 @@ def _tells(index, words: list[str], clause: tuple[int, int], framed, date_at, ca
         w = words[i]
         if any(a <= i < b for a, b in framed) or any(a <= i < b for a, b in date_at) or w in stop:
             continue
-        entry = index.phrases.get((index.lemma(w) or w,)) or index.phrases.get((w,))
+        entry = index.entry(w)
         if not opened and entry is not None and entry.kinds:
             return False
         opened = True
@@ -122,7 +116,7 @@ def _suffixes(anaphora: frozenset[str]) -> tuple[str, ...]:
 def _names_term(index, words: list[str]) -> bool:
     """Whether one of `words` is a term of the domain (a concept, not only a verb)."""
     for w in words:
-        entry = index.phrases.get((index.lemma(w) or w,)) or index.phrases.get((w,))
+        entry = index.entry(w)
         if entry is not None and entry.concept:
             return True
     return False

@@ -139,7 +139,7 @@ def purpose_clauses(words: list[str], parts: list[tuple[int, int]], templates: t
 
 
 # A sentence ends at ".", "!", "?", ";" or ":" (a comma or a dash only parts a clause)
-_SENTENCE_END = re.compile(r"[;:.?!]")
+SENTENCE_END = re.compile(r"[;:.?!]")
 
 
 def background_clauses(words: list[str], parts: list[tuple[int, int]], templates: tuple[Template, ...], text: str,
@@ -176,7 +176,7 @@ def background_clauses(words: list[str], parts: list[tuple[int, int]], templates
         if k == 0:
             return [], 0
         opens = at is not None and all(w in stop or any(a <= i < b for a, b in framed) for i, w in enumerate(words[lo:lo + at], lo))
-        if opens or _SENTENCE_END.search(text[ends[lo - 1]:starts[lo]]):
+        if opens or SENTENCE_END.search(text[ends[lo - 1]:starts[lo]]):
             return parts[:k], lo
         return [], 0
     return [], 0
@@ -189,3 +189,8 @@ def preface_clause(words: list[str], parts: list[tuple[int, int]], templates: tu
         return []
     lo, hi = parts[0]
     return [(lo, hi)] if any(_match(t, words[lo:hi], 0, 0) == hi - lo for t in templates) else []
+
+
+def inside(span: tuple[int, int], spans) -> bool:
+    """Whether the token range lo..hi-1 lies within one of `spans` (ranges [lo, hi))."""
+    return any(a <= span[0] and span[1] <= b for a, b in spans)

@@ -449,6 +449,10 @@ class RouterIndex:
         entry = self.phrases.get((word,))
         return entry is not None and bool(entry.kinds) and entry.concept is None
 
+    def entry(self, word: str):
+        """How the lexicon reads one word on its own (its lemma's entry, else its own; None: unknown)."""
+        return self.phrases.get((self.lemma(word) or word,)) or self.phrases.get((word,))
+
     def lemma(self, word: str) -> str | None:
         """A known word that `word` is an inflection of ("invoices" -> "invoice"), if any."""
         if word in self._lemma_cache:
