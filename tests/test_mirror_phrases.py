@@ -12,23 +12,29 @@ TODAY = "2026-01-22"
 
 @pytest.fixture(scope="module")
 def factory():
-    return load_router("factory")
+    router = load_router("factory")
+    if not router.encoder.name.startswith("transformer"):  # mirror.yaml encoder: auto, where build-encoder has run (CI)
+        pytest.skip("the MiniLM transformer is not built (python -m routing build-encoder): these questions were chosen against its index")
+    return router
 
 
 def test_breakdown_words_name_maintenance_whatever_the_nearest_entry(factory):
-    r = factory.route("mesin press 2 rusak lagi, kapan terakhir diservis?", today=TODAY).to_dict()
+    # the nearest entry is production's ("night shift" pulls): the phrases name maintenance
+    r = factory.route("which machines broke down on the night shift", today=TODAY).to_dict()
     assert r["status"] == "activated" and r["datasource"] == "maintenance" and r["layer"] == "L0"
     assert r["path"] == "fast" and r["path_reason"].startswith("L0")
     step = next(f for f in r["funnel"] if f["layer"] == "L0")
     assert step["phrases"] == ["breakdown", "machines"] and step["accepted"]
+    overruled = next(f for f in r["funnel"] if f["layer"] == "L1")
+    assert overruled["datasource"] == "production" and overruled["overruled_by"] == "L0"
     assert r["nearest"]["datasource"] == "maintenance"
 
 
 def test_a_phrase_of_several_datasources_names_nothing(factory):
-    # "line" reads as production lines, which quality's samples use too: the scrap question stays quality's
-    r = factory.route("brp pcs yg di-scrap di line cat kemarin?", today=TODAY).to_dict()
-    assert r["datasource"] == "quality" and r["layer"] != "L0"
-    assert "production lines" not in factory.owners and factory.owners["breakdown"] == "maintenance"
+    # "running" is used by production's, maintenance's and inventory's samples: it names none of them
+    assert "running" not in factory.owners and factory.owners["breakdown"] == "maintenance"
+    r = factory.route("which lines are running right now", today=TODAY).to_dict()
+    assert r["datasource"] == "production" and r["layer"] != "L0"
 
 
 def test_phrases_of_two_datasources_leave_the_question_to_the_index(factory):
@@ -55,14 +61,14 @@ def test_the_playground_card_draws_l0_and_the_overruled_layer():
     from tests.test_app_pages import APP, texts
 
     at = AppTest.from_file(APP, default_timeout=90)
-    # L1's nearest entry is production's (0.3x, under its limit): overruled by the phrases
+    # the index's answer (L2: inventory's votes) is overruled by the phrases
     at.query_params.update(domain="factory", today=TODAY, q="repair history for the packaging machine on line 2")
     at.run()
     assert not at.exception, at.exception
     shown = texts(at)
     assert "**maintenance** answered at **L0**" in shown
     assert "canonical phrases name one datasource" in shown and "phrases machines, repairs" in shown
-    assert "**L1** · :orange[**overruled by L0**]" in shown
+    assert ":orange[**overruled by L0**]" in shown
 
 
 @pytest.mark.parametrize("query, datasource", [

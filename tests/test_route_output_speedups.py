@@ -338,17 +338,24 @@ def old_lift_sole_tool(scored, concepts, tools, medium, high, margin):
 
 
 def old_lift_sole_writer(scored, concepts, verb_kinds, tools, write_kinds, medium, high, margin):
-    if not scored or not concepts or not verb_kinds or not set(verb_kinds) <= set(write_kinds):
+    # the rule as routing.core.sole states it, written out plainly: the first verb asks for a write, the
+    # leader is the one writer holding the terms (another holding only some of them is no rival); lifted
+    # to high from the middle band, and every reader within the margin held at the margin below it
+    if not scored or not concepts or not verb_kinds or verb_kinds[0] not in write_kinds:
         return scored
     top = scored[0]
-    if not _old_leads(scored, medium, high, margin) or tools[top.tool].kind not in write_kinds:
+    if tools[top.tool].kind not in write_kinds or top.confidence < medium:
         return scored
     terms = set(concepts)
-    writers = [i for i, t in enumerate(tools)
-               if t.kind in write_kinds and t.keywords and terms & (set(t.keywords) | set(t.related))]
-    if writers != [top.tool]:
+    held = {i: terms & (set(t.keywords) | set(t.related)) for i, t in enumerate(tools)}
+    writers = [i for i, t in enumerate(tools) if t.kind in write_kinds and t.keywords and held[i]]
+    if top.tool not in writers or any(i != top.tool and not held[i] < held[top.tool] for i in writers):
         return scored
-    return [moved(top, high, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}"), *scored[1:]]
+    why = f"sole_write: the one write tool for these terms, {tools[top.tool].name}"
+    top = top if top.confidence >= high else moved(top, high, "sole_write", why)
+    floor = round(top.confidence - margin, 4)
+    return [top, *(moved(x, floor, "sole_write", "sole_write: a write was asked, a reader is no rival") if x.confidence > floor else x
+                   for x in scored[1:])]
 
 
 TERMS = ["bill", "invoice", "top", "expense", "gst"]

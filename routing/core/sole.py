@@ -19,11 +19,15 @@ Only tools with explicit keywords (a hand-written lexicon) take part: an importe
 name-derived terms say too little to call a request unambiguous.
 
 The same holds for a write (shared/seeds 002: bookkeeper verbs such as create, record, file, send
-switch to the bookkeeper's tools): a query whose only verbs ask for a write (the domain's
-`explicit_kinds`, create / action) where exactly one write tool of the domain holds any of its
-terms, that tool leading, asks for that write ("record the bill Kapoor Metals sent us":
-create_bill, not bill_lookup, which reads). Router.score applies both, so every design ranking
-with it (tools, power_gateway) sees the lifted leader.
+switch to the bookkeeper's tools): a query whose first verb asks for a write (the domain's
+`explicit_kinds`, create / action; a later "all" or "which" says what the write is about) where one
+write tool of the domain holds its terms (another writer holding only some of them, "payment" of
+record_payment beside "send payment reminders", is no rival), that tool leading, asks for that
+write ("record the bill Kapoor Metals sent us": create_bill, not bill_lookup, which reads). Such a
+leader is lifted even where a reader is close behind: the reader is what the write is about
+("send payment reminders to all overdue customers": overdue_customers), held at the margin below
+(the `sole_write` part of its breakdown). Router.score applies all of these, so every design
+ranking with it (tools, power_gateway) sees the lifted leader.
 """
 from __future__ import annotations
 
@@ -71,17 +75,20 @@ def mark_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequenc
 
 def mark_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: Sequence[str], tools: Sequence,
                      write_kinds: Sequence[str], holders: Mapping[str, frozenset[int]] | None = None) -> list[Scored]:
-    """`scored` with its leader marked for a lift when only write verbs ask and it is the one write
-    tool holding any of the query's terms (see above)."""
+    """`scored` with its leader marked for a lift when the first verb asks for a write and it is the one
+    write tool holding the query's terms (see above)."""
     if not scored or scored[0].lift or not concepts or not verb_kinds or tools[scored[0].tool].kind not in write_kinds \
-            or not set(verb_kinds) <= set(write_kinds):
+            or verb_kinds[0] not in write_kinds:
         return scored
     top = scored[0]
     terms = set(concepts)
     holders = term_holders(tools) if holders is None else holders
-    holding = frozenset().union(*(holders.get(c, frozenset()) for c in terms))  # tools holding any of the terms
-    writers = sorted(i for i in holding if tools[i].kind in write_kinds and tools[i].keywords)
-    if writers != [top.tool]:
+    held_by = {i: {c for c in terms if i in holders.get(c, frozenset())} for c in terms for i in holders.get(c, frozenset())}
+    writers = [i for i in held_by if tools[i].kind in write_kinds and tools[i].keywords]
+    mine = held_by.get(top.tool, set())
+    # a writer holding only some of the leader's terms ("payment" of record_payment beside "send payment
+    # reminders") is no rival; one holding a term the leader lacks, or as many, is
+    if top.tool not in writers or any(i != top.tool and (not held_by[i] < mine) for i in writers):
         return scored
     return _mark(scored, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}")
 
@@ -158,7 +165,21 @@ def lifted(scored: list[Scored], medium: float, high: float, margin: float) -> l
     runner-up by the margin (the thresholds in use); as it was otherwise. A lifted list is kept as it is."""
     if scored and scored[0].lift and scored[0].lift[0] == "bare":  # routing.core.bare: a choice, never a lift
         return held(scored, high)
+    if scored and scored[0].lift and scored[0].lift[0] == "sole_write" and scored[0].confidence >= medium:
+        return _write_asked(scored, high, margin)
     if not scored or not scored[0].lift or not _leads(scored, medium, high, margin):
         return scored
     signal, why = scored[0].lift
     return [moved(scored[0], high, signal, why), *scored[1:]]
+
+
+def _write_asked(scored: list[Scored], high: float, margin: float) -> list[Scored]:
+    """A write asked by write verbs alone, its one write tool leading (`sole_write`): the leader at `high`
+    or above, and every reader above it by less than the margin held at the margin below ("send payment
+    reminders to all overdue customers": overdue_customers reads what the reminder is about, no rival)."""
+    signal, why = scored[0].lift
+    top = scored[0] if scored[0].confidence >= high else moved(scored[0], high, signal, why)
+    floor = round(top.confidence - margin, 4)
+    rest = [moved(s, floor, signal, f"{signal}: a write was asked, a reader is no rival") if s.confidence > floor else s
+            for s in scored[1:]]
+    return [top, *rest]

@@ -139,7 +139,7 @@ class RayEngine:
             else:
                 path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
                 ray.init(num_cpus=self.workers + 1, include_dashboard=False, log_to_driver=False,
-                         runtime_env={"env_vars": {"PYTHONPATH": path, "ROUTING_ENCODER": os.environ.get("ROUTING_ENCODER", "static")}})
+                         runtime_env={"env_vars": {"PYTHONPATH": path, **{k: os.environ[k] for k in ("ROUTING_ENCODER",) if os.environ.get(k)}}})
             self.started = True
         ctx = ray.data.DataContext.get_current()
         ctx.execution_options.preserve_order = True  # rows come back in file order: chunk i is rows i*N..

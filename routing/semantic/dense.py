@@ -212,7 +212,7 @@ class DenseList:
         self.matrix = _load(path, key, len(texts), encoder.dimension)
         self.cached = self.matrix is not None
         if self.matrix is None:
-            self.matrix = _encode_cached(encoder, texts) if texts else np.zeros((0, encoder.dimension), np.float32)
+            self.matrix = encode_cached(encoder, texts) if texts else np.zeros((0, encoder.dimension), np.float32)
             if path is not None and path.parent.is_dir():  # beside a domain on disk; an in-memory one (bench) makes no folder
                 write_cache(path, lambda f: np.savez(f, key=np.array(key), matrix=self.matrix))
         self.one_per_tool = len(np.unique(self.owners)) == len(self.owners)
@@ -267,7 +267,7 @@ class DenseList:
         return [(int(t), float(best[t])) for t in top]
 
 
-def _encode_cached(encoder, texts: list[str]) -> np.ndarray:
+def encode_cached(encoder, texts: list[str]) -> np.ndarray:
     """Through the shared per-text cache (routing.semantic.encoders.CachedEncoder, SQLite under
     ROUTING_EMBED_CACHE): a catalog imported again, or a tool edited, encodes only new texts. Not
     for the token table: it encodes faster than the cache reads."""

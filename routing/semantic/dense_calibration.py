@@ -364,7 +364,7 @@ def synthetic_fusions(router, rng: np.random.Generator, held: dict[int, str], *,
     `leave_one_out_rng`, a share (LEAVE_ONE_OUT) of the pseudo-questions follow again with their tool
     removed (case["kind"] "leave-one-out", case["tool"] None)."""
     from routing.core.calibration import router_today
-    from routing.semantic.dense import _encode_cached
+    from routing.semantic.dense import encode_cached
 
     cases = synthetic_cases(router, rng, held)
     if not cases:
@@ -380,7 +380,7 @@ def synthetic_fusions(router, rng: np.random.Generator, held: dict[int, str], *,
 
             aux_semantic = build_semantic(aux_domain, getattr(router.encoder, "encoder", None))
         aux_learned = _held_out_model(router, aux_domain)
-    vectors = _encode_cached(router.dense.encoder, [c["text"] for c in cases])
+    vectors = encode_cached(router.dense.encoder, [c["text"] for c in cases])
     today = router_today(None)
     for c, v in zip(cases, vectors):
         index = aux if c.get("held") and aux is not None else router.index

@@ -123,7 +123,9 @@ def _index_note(result: dict) -> str:
     llm = sum(e["kind"] == "llm_variant" for e in router.entries)
     why = f" — {info['reason']}" if info.get("reason") else ""
     cached = f", {info['cached']} sample(s) from the cache" if info.get("cached") else ""
-    return f"{len(router.entries)} entries · {llm} LLM variants{cached}{why}"
+    encoder = getattr(router, "encoder", None)
+    by = f" · embedded by {encoder.name}" if encoder is not None else ""
+    return f"{len(router.entries)} entries{by} · {llm} LLM variants{cached}{why}"
 
 
 def _projection(result: dict):
@@ -134,7 +136,8 @@ def _projection(result: dict):
     import numpy as np
 
     texts = [e["text"] for e in router.entries]
-    vecs = router.encoder.encode(texts + [result.get("canonical") or ""])
+    # the index's own vectors and the question's: the transformer would take seconds to embed every entry again
+    vecs = np.vstack([router.vectors, router.encoder.encode([result.get("canonical") or ""])])
     centred = vecs - vecs[:-1].mean(axis=0)
     _, _, vt = np.linalg.svd(centred[:-1], full_matrices=False)
     xy = centred @ vt[:2].T

@@ -11,7 +11,8 @@ from routing.core.yamlio import ProblemCollector, check_keys, line_of, read_yaml
 
 ENV_L1 = "ROUTER_L1_THRESHOLD"
 ENV_L2 = "ROUTER_L2_THRESHOLD"
-KEYS = ("thresholds", "variants", "votes", "store", "llm_variants", "rewrites", "filler")
+KEYS = ("thresholds", "variants", "votes", "store", "encoder", "llm_variants", "rewrites", "filler")
+ENCODERS = ("auto", "transformer", "table", "static")
 THRESHOLD_KEYS = ("l1", "l2", "weak")
 
 
@@ -23,6 +24,7 @@ class MirrorConfig:
     variants: int = 5
     votes: int = 3
     store: str = "numpy"
+    encoder: str = "auto"  # auto | transformer | table | static (routing/designs/datasource_mirror/encoder.py)
     llm_variants: bool = False  # also ask an LLM endpoint for `variants` paraphrases per sample (cached)
     rewrites: dict[str, tuple[str, ...]] = field(default_factory=dict)  # canonical -> variants
     filler: frozenset[str] = frozenset()
@@ -64,6 +66,10 @@ def load_config(domain, environ=None) -> MirrorConfig:
     llm_variants = data.get("llm_variants", False)
     if not isinstance(llm_variants, bool):
         problems.append(Problem(mlabel, _line(data, "llm_variants"), f"llm_variants must be true or false, not {llm_variants!r}"))
+    encoder = str(data.get("encoder", "auto")).strip().lower()
+    if encoder not in ENCODERS:
+        problems.append(Problem(mlabel, _line(data, "encoder"), f"encoder must be one of {', '.join(ENCODERS)}, not {data.get('encoder')!r}"))
+        encoder = "auto"
     values, sources = {}, {}
     for key, env in (("l1", ENV_L1), ("l2", ENV_L2)):
         value, source = th.get(key, MirrorConfig.__dataclass_fields__[key].default), f"{mlabel} thresholds.{key}"
@@ -99,7 +105,7 @@ def load_config(domain, environ=None) -> MirrorConfig:
     return MirrorConfig(
         l1=values["l1"], l2=values["l2"], weak=max(weak, values["l2"]),
         variants=int(data.get("variants", 5)), votes=int(data.get("votes", 3)), store=str(data.get("store", "numpy")),
-        llm_variants=llm_variants is True,
+        encoder=encoder, llm_variants=llm_variants is True,
         rewrites=rewrites, filler=frozenset(str(w).lower() for w in data.get("filler") or ()), samples=samples, sources=sources,
         languages=tuple(domain.settings.languages),
     )

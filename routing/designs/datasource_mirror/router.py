@@ -28,10 +28,12 @@ from routing.core.router import validate_query
 from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
 from routing.dates import DateSettings, find_dates, load_date_lexicon
 from routing.designs.base import DomainDesign
-from routing.semantic import get_encoder, get_store
+from routing.semantic import get_store
+from routing.semantic.dense import encode_cached
 
 from .canonical import canonicalise, clean, expand, variations
 from .config import MirrorConfig, load_config
+from .encoder import choose as choose_encoder
 from .llm_canonical import ReadCache, ask_model
 from .llm_variants import CACHE_FILE, disabled_report, make_client, paraphrase_samples
 from .phrases import L1_OVERRULED_BY, named_datasource, phrase_owners
@@ -68,7 +70,7 @@ class MirrorRouter(DomainDesign):
                  llm_client=None, environ: Mapping[str, str] | None = None, **_):
         self.domain = domain
         self.config: MirrorConfig = load_config(domain, environ)
-        self.encoder = encoder or get_encoder()
+        self.encoder, self.encoder_why = (encoder, "given by the caller") if encoder is not None else choose_encoder(self.config.encoder, environ)
         self.llm_client = llm_client  # the client run_llm uses (default: one from the environment, made per call)
         self.llm_reads = ReadCache()  # the model's canonical forms, by question
         self.date_lexicon = load_date_lexicon(domain.root.parent / SHARED_DIR / "dates.yaml")
@@ -85,7 +87,8 @@ class MirrorRouter(DomainDesign):
                         continue
                     seen.add(text)
                     self.entries.append({"datasource": ds, "kind": kind, "text": text, "sample": q})
-        vectors = self.encoder.encode([e["text"] for e in self.entries])
+        vectors = encode_cached(self.encoder, [e["text"] for e in self.entries])  # a rebuild reads the slow encoder's vectors back
+        self.vectors = vectors  # the entries' vectors, in entry order (the playground's projection draws them)
         options = dict(store_options or {})
         if (store or self.config.store) == "chroma":
             llm = f"-llm{len(self.entries)}" if self.llm_report["used"] else ""
@@ -107,7 +110,7 @@ class MirrorRouter(DomainDesign):
 
     def describe(self) -> dict:
         out = self.domain.describe()
-        out["mirror"] = {"entries": len(self.entries), "encoder": self.encoder.name, "store": type(self.store).__name__,
+        out["mirror"] = {"entries": len(self.entries), "encoder": self.encoder.name, "encoder_why": self.encoder_why, "store": type(self.store).__name__,
                          "l1": self.config.l1, "l2": self.config.l2, "thresholds_from": dict(self.config.sources),
                          "llm_variants": {**self.llm_report, "entries": sum(e["kind"] == "llm_variant" for e in self.entries)}}
         return out
@@ -125,7 +128,10 @@ class MirrorRouter(DomainDesign):
         return [str(x) for x in (tool.extra.get("tables") or [])] if tool else []
 
     def nearest(self, text: str, *, raw: bool = False) -> dict | None:
-        hits = (self.raw_store if raw else self.store).query(self.encoder.encode([text])[0], 1)
+        return self._nearest_vector(self.encoder.encode([text])[0], raw=raw)
+
+    def _nearest_vector(self, vector, *, raw: bool = False) -> dict | None:
+        hits = (self.raw_store if raw else self.store).query(vector, 1)
         if not hits:
             return None
         h = hits[0]
@@ -153,8 +159,10 @@ class MirrorRouter(DomainDesign):
             return "L1", hit["datasource"], hit, [], funnel, canon
         t0 = time.perf_counter()
         votes = []
-        for text, source in self._voters(query, canon, read if by_model else None):
-            h = self.nearest(text)
+        voters = list(self._voters(query, canon, read if by_model else None))
+        vectors = self.encoder.encode([text for text, _ in voters]) if voters else []
+        for (text, source), vector in zip(voters, vectors):  # one batch: one forward pass of the transformer, not one a voter
+            h = self._nearest_vector(vector)
             if h:
                 votes.append({"text": text, "datasource": h["datasource"], "distance": h["distance"], "nearest": h["text"],
                               "counted": h["distance"] < cfg.l2, "source": source})

@@ -1,0 +1,48 @@
+"""A write asked by its first verb (routing.core.sole.mark_sole_writer / _write_asked): the one write tool
+holding the question's terms is activated even where a reader is close behind ("send payment reminders to
+all overdue customers": overdue_customers says whom, it is no rival), the reader held at the margin below;
+a read asked first stays a read."""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def cfo():
+    return load_router("cfo")
+
+
+@pytest.mark.parametrize("query", [
+    "send payment reminders to all overdue customers today",      # "all" (a list word) after the write verb
+    "send payment reminder ke semua klien yang invoice-nya udah overdue dong",
+])
+def test_the_write_is_activated_and_the_reader_held_below(cfo, query):
+    r = cfo.route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "send_payment_reminders"
+    assert r["category"] == "bookkeeper" and r["path"] == "fast"
+    cands = {c["name"]: c["confidence"] for c in r["candidates"]}
+    margin = cfo.domain.settings.thresholds.margin
+    assert cands["overdue_customers"] == pytest.approx(r["matches"][0]["confidence"] - margin)
+    held = next(c for c in r["candidates"] if c["name"] == "overdue_customers")
+    assert held["score_breakdown"]["sole_write"] < 0  # the chart shows what held it
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("send me the overdue customers", "overdue_customers"),                # "send me": the list is the ask
+    ("create a report of overdue customers", "overdue_customers"),
+    ("which supplier bills are still unpaid", "unpaid_bills"),
+])
+def test_a_read_stays_a_read(cfo, query, tool):
+    r = cfo.route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+
+
+def test_a_writer_holding_a_term_the_leader_lacks_is_a_rival(cfo):
+    # "invoice" is create_invoice's, not record_payment's: two writes could be meant, no lift
+    r = cfo.route("record the payment and raise the invoice", today=TODAY).to_dict()
+    lead = r["candidates"][0]
+    assert "sole_write" not in lead.get("score_breakdown", {})
