@@ -66,6 +66,11 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     asks_write = any(k in writes for i in range(ask, n) for k, _ in _kinds(index, words[i]))
     if sentence and not asks_write and any(at[0] >= ask for at in date_at):
         return before, {at for at in date_at if inside(at, before)}
+    # the same for whole sentences before the ask's: "I only started on Monday. Pak Hendra wants the invoices paid
+    # last month, so could you pull up the paid invoices from last month?" asks of last month, not of Monday
+    said = [hi for lo, hi in before if SENTENCE_END.search(norm[ends[hi - 1]:starts[hi]])]
+    if said and not asks_write and any(at[0] >= said[-1] for at in date_at):
+        return before, {at for at in date_at if at[1] <= said[-1]}
     return before, set()
 
 
