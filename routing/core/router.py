@@ -16,7 +16,7 @@ from routing.core.index import QueryAnalysis, RouterIndex
 from routing.core.lexicon import DEFAULT_LEXICON_ROOT, SHARED_DIR, load_domain
 from routing.core.model import Domain, Thresholds
 from routing.core.params import ParamPlan, suggest_params
-from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status
+from routing.core.schema import ErrorInfo, Match, Path, RouteResult, Status, status_message
 from routing.core.bare import mark_bare
 from routing.core.records import record_terms
 from routing.core.sole import lifted, mark_clear_lead, mark_sole_tool, mark_sole_writer, mark_whole_question, sure_correction
@@ -211,7 +211,8 @@ class Router:
         a = self.index.analyze(query, today=ref)
         regex_timeouts: list[str] = []
         scored = lifted(self.score(a, regex_timeouts=regex_timeouts), th.medium, th.high, th.margin)
-        status = classify(scored, a, th)
+        asks = "?" in a.text or not self.index.request_words.isdisjoint(t.text for t in a.tokens)  # words.yaml `request`
+        status = classify(scored, a, th, asks=asks)
         matches = self._matches(scored, status, a, th)
         path, path_reason = decide_path(status, matches)
         clarifying = self.domain.settings.clarifying_question if status is Status.NEEDS_CLARIFICATION else None
@@ -487,12 +488,15 @@ def _rejected(log) -> list[dict]:
     return log.events
 
 
-def classify(scored: list[Scored], a: QueryAnalysis, th: Thresholds) -> Status:
+def classify(scored: list[Scored], a: QueryAnalysis, th: Thresholds, *, asks: bool = False) -> Status:
     scored = lifted(scored, th.medium, th.high, th.margin)  # a leader marked by routing.core.sole, at these thresholds
     top = scored[0].confidence if scored else 0.0
     second = scored[1].confidence if len(scored) > 1 else 0.0
-    # Vague words ("data") or a bare verb ("show me") with nothing to say what: ask, don't guess.
-    says_what = a.concepts or a.literals or a.dates or any(u.role == "number" for u in a.units)
+    # Vague words ("data") or a bare verb ("show me") with nothing to say what: ask, don't guess. A question that
+    # asks (`asks`: a request word or "?") says what with a term, a name, a date, a number or two words of its own:
+    # one word ("can u check smthing for me", "I need a quick overview") says nothing of what it wants.
+    says_what = a.concepts or a.dates or any(u.role == "number" for u in a.units) or (
+        a.names or len(a.literals) > 1 if asks else a.literals)
     if (a.vague and not a.concepts or a.actions and not says_what) and top < th.medium:
         return Status.NEEDS_CLARIFICATION
     if top < th.low or top <= 0.0:  # a candidate that scored nothing is no candidate, whatever the bands say
@@ -504,17 +508,3 @@ def classify(scored: list[Scored], a: QueryAnalysis, th: Thresholds) -> Status:
         return Status.MULTIPLE_MATCHES
     # A lone candidate that is not confident is a weak match: there are no alternatives to offer.
     return Status.WEAK_MATCHES
-
-
-def status_message(status: Status, matches: list[Match], question: str | None) -> str:
-    names = [m.name for m in matches]
-    if status is Status.ACTIVATED:
-        return f"Matched {names[0]} with high confidence."
-    if status is Status.MULTIPLE_MATCHES:
-        listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
-        return f"Several tools fit: {listed}. Which one did you mean?"
-    if status is Status.WEAK_MATCHES:
-        return "Only weak matches. Could you rephrase, or say more about what you need?"
-    if status is Status.NEEDS_CLARIFICATION:
-        return question or "Could you say more about what you are looking for?"
-    return "No tool matches this question. These are the tools available."

@@ -232,3 +232,17 @@ class RouteResult:
                 raise ValueError(f"design {self.design!r} fields {clash} would replace contract fields")
             out.update(own)
         return out
+
+
+def status_message(status: Status, matches: list[Match], question: str | None) -> str:
+    names = [m.name for m in matches]
+    if status is Status.ACTIVATED:
+        return f"Matched {names[0]} with high confidence."
+    if status is Status.MULTIPLE_MATCHES:
+        listed = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+        return f"Several tools fit: {listed}. Which one did you mean?"
+    if status is Status.WEAK_MATCHES:
+        return "Only weak matches. Could you rephrase, or say more about what you need?"
+    if status is Status.NEEDS_CLARIFICATION:
+        return question or "Could you say more about what you are looking for?"
+    return "No tool matches this question. These are the tools available."
