@@ -339,7 +339,8 @@ def old_lift_sole_tool(scored, concepts, tools, medium, high, margin):
 
 def old_lift_sole_writer(scored, concepts, verb_kinds, tools, write_kinds, medium, high, margin):
     # the rule as routing.core.sole states it, written out plainly: the first verb asks for a write, the
-    # leader is the one writer holding the terms (another holding only some of them is no rival); lifted
+    # leader is the one writer holding the terms (another holding only some of them, or relating to a term
+    # the leader lacks, is no rival; one holding the same terms or its own keyword the leader lacks is); lifted
     # to high from the middle band, and every reader within the margin held at the margin below it
     if not scored or not concepts or not verb_kinds or verb_kinds[0] not in write_kinds:
         return scored
@@ -349,7 +350,9 @@ def old_lift_sole_writer(scored, concepts, verb_kinds, tools, write_kinds, mediu
     terms = set(concepts)
     held = {i: terms & (set(t.keywords) | set(t.related)) for i, t in enumerate(tools)}
     writers = [i for i, t in enumerate(tools) if t.kind in write_kinds and t.keywords and held[i]]
-    if top.tool not in writers or any(i != top.tool and not held[i] < held[top.tool] for i in writers):
+    mine = held[top.tool]
+    if top.tool not in writers or any(i != top.tool and (held[i] == mine or (held[i] - mine) & set(tools[i].keywords))
+                                      for i in writers):
         return scored
     why = f"sole_write: the one write tool for these terms, {tools[top.tool].name}"
     top = top if top.confidence >= high else moved(top, high, "sole_write", why)

@@ -46,3 +46,13 @@ def test_a_writer_holding_a_term_the_leader_lacks_is_a_rival(cfo):
     r = cfo.route("record the payment and raise the invoice", today=TODAY).to_dict()
     lead = r["candidates"][0]
     assert "sole_write" not in lead.get("score_breakdown", {})
+
+
+@pytest.mark.parametrize("query", [
+    "record a 900 rupee taxi expense for the client meeting",     # "client": create_invoice only relates to customers
+    "log the team lunch with the customer, 3,400, as an expense",
+])
+def test_a_writer_that_only_relates_to_a_word_is_no_rival(cfo, query):
+    r = cfo.route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "record_expense"
+    assert "sole_write" in r["matches"][0]["score_breakdown"] or r["matches"][0]["confidence"] >= 0.85

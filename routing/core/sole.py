@@ -87,8 +87,11 @@ def mark_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: 
     writers = [i for i in held_by if tools[i].kind in write_kinds and tools[i].keywords]
     mine = held_by.get(top.tool, set())
     # a writer holding only some of the leader's terms ("payment" of record_payment beside "send payment
-    # reminders") is no rival; one holding a term the leader lacks, or as many, is
-    if top.tool not in writers or any(i != top.tool and (not held_by[i] < mine) for i in writers):
+    # reminders") is no rival, nor one that only relates to a term the leader lacks ("client" of create_invoice
+    # beside "log a travel expense for the client visit"); one holding the same terms, or its own keyword the
+    # leader lacks, is
+    if top.tool not in writers or any(i != top.tool and (held_by[i] == mine or (held_by[i] - mine) & set(tools[i].keywords))
+                                      for i in writers):
         return scored
     return _mark(scored, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}")
 
