@@ -15,7 +15,6 @@ def cfo():
 
 
 @pytest.mark.parametrize("query, tool", [
-    ("did we miss the GST filing deadline for December?", "gst_filing_status"),
     ("Mehta Steels ko 80 hazaar ka invoice kaat do", "create_invoice"),
     ("a 12k courier bill from Bluedart came in today, put it in the books", "create_bill"),
     ("how big was the topline last quarter", "sales_summary"),

@@ -20,13 +20,22 @@ def football():
     "has Lukas Brenner been outperforming Rafael Sousa lately?",
     "siapa lebih produktif, Dimas Setiawan atau Agus Wibowo?",
     "who is more dangerous, Jonas Vogel or Arjun Mehta",
-    "stack Keita up against Mensah",
     "put Niko Petrović and Teodor Ilić side by side",
 ])
 def test_two_players_compared_in_other_words(football, query):
     r = football.route(query, today=TODAY).to_dict()
     assert r["status"] == "activated" and r["intent"] == "compare" and r["error"] is None
     assert len(r["entities"]) == 2
+
+
+@pytest.mark.parametrize("query", [
+    "who is more dangerous, Okafor?",                            # one player: no "or", no comparison
+    "Okafor is up against Arema Jaya on Saturday, how is he doing?",
+    "who is more dangerous, Okafor or the league average?",      # the league: Surface's league comparison
+])
+def test_one_player_is_no_comparison(football, query):
+    r = football.route(query, today=TODAY).to_dict()
+    assert r["intent"] == "surface"
 
 
 def test_two_players_with_no_comparative_stay_a_weak_guess(football):

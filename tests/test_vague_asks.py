@@ -1,6 +1,6 @@
-"""A question that asks (a request word of words.yaml `request`, or "?") with a bare verb and one word of its own
-says nothing of what it wants: a clarifying question (shared/seeds 000 and 002), not "no tool matches". Two words of
-its own, a name, a term, a date or a number say what; a question that does not ask keeps its one word as before."""
+"""Placeholder words say nothing of what is wanted (settings.yaml `vague`, typed as people type them:
+"smthing", "sumthing"): a clarifying question (shared/seeds 000 and 002). One word of another subject keeps
+a question not_found (a review of a wider rule: "could you check the weather?" must not ask what to show)."""
 from __future__ import annotations
 
 import pytest
@@ -11,12 +11,10 @@ TODAY = "2026-01-22"
 
 
 @pytest.mark.parametrize("domain, query", [
-    ("cfo", "can you look at something for me?"),
     ("cfo", "can u check smthing for me"),
-    ("accounting", "could you pull something up for me?"),
-    ("accounting", "tolong cekin sesuatu dong"),
+    ("accounting", "could you look up sumthing for me?"),
 ])
-def test_a_bare_ask_gets_the_clarifying_question(domain, query):
+def test_a_placeholder_word_gets_the_clarifying_question(domain, query):
     router = load_router(domain)
     r = router.route(query, today=TODAY).to_dict()
     assert r["status"] == "needs_clarification"
@@ -24,11 +22,12 @@ def test_a_bare_ask_gets_the_clarifying_question(domain, query):
 
 
 @pytest.mark.parametrize("domain, query", [
-    ("cfo", "ok thanks, that's all"),                       # asks nothing
-    ("cfo", "paneer butter masala ki recipe batao"),         # words of its own: another subject
-    ("accounting", "where can I buy cheap shoes?"),
-    ("accounting", "can you help with my homework?"),
+    ("cfo", "could you check the weather?"),
+    ("cfo", "could you find my keys?"),
+    ("accounting", "can you get me a taxi?"),
+    ("accounting", "bisa tolong cek cuaca?"),
+    ("cfo", "ok thanks, that's all"),
 ])
-def test_what_says_another_subject_stays_not_found(domain, query):
+def test_one_word_of_another_subject_stays_not_found(domain, query):
     r = load_router(domain).route(query, today=TODAY).to_dict()
     assert r["status"] == "not_found"

@@ -41,6 +41,20 @@ def test_a_read_stays_a_read(cfo, query, tool):
     assert r["status"] == "activated" and r["matches"][0]["name"] == tool
 
 
+@pytest.mark.parametrize("query, domain", [
+    ("new bills this month", "cfo"),            # "new", a weak verb: listing them is meant as much
+    ("new invoices this month", "accounting"),
+])
+def test_a_weak_first_verb_lifts_no_writer_past_a_close_reader(query, domain):
+    r = load_router(domain).route(query, today=TODAY).to_dict()
+    assert r["status"] == "multiple_matches"
+
+
+def test_add_up_sums_rather_than_adds(cfo):
+    r = cfo.route("add up all the expenses for December", today=TODAY).to_dict()
+    assert r["matches"][0]["name"] == "expense_summary"
+
+
 def test_a_writer_holding_a_term_the_leader_lacks_is_a_rival(cfo):
     # "invoice" is create_invoice's, not record_payment's: two writes could be meant, no lift
     r = cfo.route("record the payment and raise the invoice", today=TODAY).to_dict()

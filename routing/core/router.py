@@ -211,8 +211,7 @@ class Router:
         a = self.index.analyze(query, today=ref)
         regex_timeouts: list[str] = []
         scored = lifted(self.score(a, regex_timeouts=regex_timeouts), th.medium, th.high, th.margin)
-        asks = "?" in a.text or not self.index.request_words.isdisjoint(t.text for t in a.tokens)  # words.yaml `request`
-        status = classify(scored, a, th, asks=asks)
+        status = classify(scored, a, th)
         matches = self._matches(scored, status, a, th)
         path, path_reason = decide_path(status, matches)
         clarifying = self.domain.settings.clarifying_question if status is Status.NEEDS_CLARIFICATION else None
@@ -268,7 +267,8 @@ class Router:
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
         scored = mark_sole_tool(scored, terms, tools, self.index.term_holders)
         scored = mark_whole_question(scored, signals[0], tools)
-        scored = mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, self.index.term_holders)
+        scored = mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, self.index.term_holders,
+                                  strong=bool(a.actions) and a.actions[0][1] >= 1.0)
         if w.clear_lead > 0:  # a domain whose settings ask for it (cfo): see routing.core.sole.mark_clear_lead
             paths = self.paths
             sure = not any(not sure_correction(c, a.source) for c in a.corrections)  # one slip of a long word is no guess
@@ -488,15 +488,12 @@ def _rejected(log) -> list[dict]:
     return log.events
 
 
-def classify(scored: list[Scored], a: QueryAnalysis, th: Thresholds, *, asks: bool = False) -> Status:
+def classify(scored: list[Scored], a: QueryAnalysis, th: Thresholds) -> Status:
     scored = lifted(scored, th.medium, th.high, th.margin)  # a leader marked by routing.core.sole, at these thresholds
     top = scored[0].confidence if scored else 0.0
     second = scored[1].confidence if len(scored) > 1 else 0.0
-    # Vague words ("data") or a bare verb ("show me") with nothing to say what: ask, don't guess. A question that
-    # asks (`asks`: a request word or "?") says what with a term, a name, a date, a number or two words of its own:
-    # one word ("can u check smthing for me", "I need a quick overview") says nothing of what it wants.
-    says_what = a.concepts or a.dates or any(u.role == "number" for u in a.units) or (
-        a.names or len(a.literals) > 1 if asks else a.literals)
+    # Vague words ("data") or a bare verb ("show me") with nothing to say what: ask, don't guess.
+    says_what = a.concepts or a.literals or a.dates or any(u.role == "number" for u in a.units)
     if (a.vague and not a.concepts or a.actions and not says_what) and top < th.medium:
         return Status.NEEDS_CLARIFICATION
     if top < th.low or top <= 0.0:  # a candidate that scored nothing is no candidate, whatever the bands say

@@ -23,8 +23,9 @@ switch to the bookkeeper's tools): a query whose first verb asks for a write (th
 `explicit_kinds`, create / action; a later "all" or "which" says what the write is about) where one
 write tool of the domain holds its terms (another writer holding only some of them, "payment" of
 record_payment beside "send payment reminders", is no rival), that tool leading, asks for that
-write ("record the bill Kapoor Metals sent us": create_bill, not bill_lookup, which reads). Such a
-leader is lifted even where a reader is close behind: the reader is what the write is about
+write ("record the bill Kapoor Metals sent us": create_bill, not bill_lookup, which reads). Asked by a
+strong verb ("send", "create"), such a leader is lifted even where a reader is close behind: the reader
+is what the write is about
 ("send payment reminders to all overdue customers": overdue_customers), held at the margin below
 (the `sole_write` part of its breakdown). Router.score applies all of these, so every design
 ranking with it (tools, power_gateway) sees the lifted leader.
@@ -74,7 +75,8 @@ def mark_sole_tool(scored: list[Scored], concepts: Sequence[str], tools: Sequenc
 
 
 def mark_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: Sequence[str], tools: Sequence,
-                     write_kinds: Sequence[str], holders: Mapping[str, frozenset[int]] | None = None) -> list[Scored]:
+                     write_kinds: Sequence[str], holders: Mapping[str, frozenset[int]] | None = None, *,
+                     strong: bool = True) -> list[Scored]:
     """`scored` with its leader marked for a lift when the first verb asks for a write and it is the one
     write tool holding the query's terms (see above)."""
     if not scored or scored[0].lift or not concepts or not verb_kinds or tools[scored[0].tool].kind not in write_kinds \
@@ -93,7 +95,10 @@ def mark_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: 
     if top.tool not in writers or any(i != top.tool and (held_by[i] == mine or (held_by[i] - mine) & set(tools[i].keywords))
                                       for i in writers):
         return scored
-    return _mark(scored, "sole_write", f"sole_write: the one write tool for these terms, {tools[top.tool].name}")
+    why = f"sole_write: the one write tool for these terms, {tools[top.tool].name}"
+    # a strong first verb ("send", "create") asks for the write past a close reader; a weak one ("new", "record")
+    # only where the writer already leads by the margin ("new invoices this month" may list them)
+    return [replace(top, lift=("sole_write", why, "past_readers") if strong else ("sole_write", why)), *scored[1:]]
 
 
 def mark_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools: Sequence) -> list[Scored]:
@@ -168,11 +173,11 @@ def lifted(scored: list[Scored], medium: float, high: float, margin: float) -> l
     runner-up by the margin (the thresholds in use); as it was otherwise. A lifted list is kept as it is."""
     if scored and scored[0].lift and scored[0].lift[0] == "bare":  # routing.core.bare: a choice, never a lift
         return held(scored, high)
-    if scored and scored[0].lift and scored[0].lift[0] == "sole_write" and scored[0].confidence >= medium:
+    if scored and scored[0].lift[2:] == ("past_readers",) and scored[0].confidence >= medium:
         return _write_asked(scored, high, margin)
     if not scored or not scored[0].lift or not _leads(scored, medium, high, margin):
         return scored
-    signal, why = scored[0].lift
+    signal, why = scored[0].lift[:2]
     return [moved(scored[0], high, signal, why), *scored[1:]]
 
 
@@ -180,7 +185,7 @@ def _write_asked(scored: list[Scored], high: float, margin: float) -> list[Score
     """A write asked by write verbs alone, its one write tool leading (`sole_write`): the leader at `high`
     or above, and every reader above it by less than the margin held at the margin below ("send payment
     reminders to all overdue customers": overdue_customers reads what the reminder is about, no rival)."""
-    signal, why = scored[0].lift
+    signal, why = scored[0].lift[:2]
     top = scored[0] if scored[0].confidence >= high else moved(scored[0], high, signal, why)
     floor = round(top.confidence - margin, 4)
     rest = [moved(s, floor, signal, f"{signal}: a write was asked, a reader is no rival") if s.confidence > floor else s
