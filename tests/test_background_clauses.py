@@ -168,3 +168,14 @@ def test_the_statement_keeps_what_the_ask_needs(routers, domain, query, tool, pa
     assert r["matches"][0]["name"] == tool
     got = r["matches"][0]["suggested_params"]
     assert {k: got.get(k) for k in params} == params
+
+
+@pytest.mark.parametrize("query", [
+    "Context: a customer rang saying she was billed twice for December. Could you find the invoices made out to Rina Wijaya?",
+    "Update: the supplier says their bill was paid late. Could you find the invoices made out to Rina Wijaya?",
+])
+def test_a_capitalised_label_opening_the_text_is_no_name(query):
+    # "Context:" is capitalised because it opens the text, not because it names someone: the statement
+    # after it is background, its "billed" / "bill" no ask
+    r = load_router("accounting").route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "invoice_search"

@@ -75,13 +75,26 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
 
 
 def capital_of(source: str, starts: list[int], cased):
-    """word index -> typed with a capital (`cased`: None for an ASCII text, whose offsets are the source's; ()
-    when the cased tokens do not align, and then no capital is seen)."""
+    """word index -> typed with a capital inside its sentence (`cased`: None for an ASCII text, whose offsets are
+    the source's; () when the cased tokens do not align, and then no capital is seen). A sentence's first word is
+    capitalised whatever it is ("Background: a customer called ..."), so it says no name."""
     if cased == ():
         return lambda i: False
-    if cased is None:
-        return lambda i: source[starts[i]: starts[i] + 1].isupper()
-    return lambda i: cased[i][0][:1].isupper()
+
+    n = len(starts) if cased is None else len(cased)
+
+    def typed(i: int) -> tuple[bool, int]:
+        at = starts[i] if cased is None else cased[i][1]
+        return source[at: at + 1].isupper(), at
+
+    def capital(i: int) -> bool:
+        upper, at = typed(i)
+        if not upper:
+            return False
+        before = source[:at].rstrip()
+        # a sentence's first word is a name where the next is typed with a capital too ("Tata Steel ke bills ...")
+        return bool(before) and before[-1] not in ".?!" or i + 1 < n and typed(i + 1)[0]
+    return capital
 
 
 def _kinds(index, word: str) -> tuple:
