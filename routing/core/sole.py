@@ -182,7 +182,7 @@ def lifted(scored: list[Scored], medium: float, high: float, margin: float) -> l
 
 
 def _write_asked(scored: list[Scored], high: float, margin: float) -> list[Scored]:
-    """A write asked by write verbs alone, its one write tool leading (`sole_write`): the leader at `high`
+    """A write asked by a strong first verb, its one write tool leading (`sole_write`, "past_readers"): the leader at `high`
     or above, and every reader above it by less than the margin held at the margin below ("send payment
     reminders to all overdue customers": overdue_customers reads what the reminder is about, no rival)."""
     signal, why = scored[0].lift[:2]
