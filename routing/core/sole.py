@@ -85,7 +85,10 @@ def mark_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: 
     top = scored[0]
     terms = set(concepts)
     holders = term_holders(tools) if holders is None else holders
-    held_by = {i: {c for c in terms if i in holders.get(c, frozenset())} for c in terms for i in holders.get(c, frozenset())}
+    held_by: dict[int, set[str]] = {}  # tool -> the question's terms it holds
+    for c in terms:
+        for i in holders.get(c, ()):
+            held_by.setdefault(i, set()).add(c)
     writers = [i for i in held_by if tools[i].kind in write_kinds and tools[i].keywords]
     mine = held_by.get(top.tool, set())
     # a writer holding only some of the leader's terms ("payment" of record_payment beside "send payment
@@ -98,7 +101,7 @@ def mark_sole_writer(scored: list[Scored], concepts: Sequence[str], verb_kinds: 
     why = f"sole_write: the one write tool for these terms, {tools[top.tool].name}"
     # a strong first verb ("send", "create") asks for the write past a close reader; a weak one ("new", "record")
     # only where the writer already leads by the margin ("new invoices this month" may list them)
-    return [replace(top, lift=("sole_write", why, "past_readers") if strong else ("sole_write", why)), *scored[1:]]
+    return _mark(scored, "sole_write", why, *(("past_readers",) if strong else ()))
 
 
 def mark_whole_question(scored: list[Scored], keyword: Mapping[int, Any], tools: Sequence) -> list[Scored]:
@@ -164,8 +167,9 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
     return _mark(scored, "lead", f"lead: {scored[0].confidence:.2f} against {second:.2f} for the next tool, one thing asked")
 
 
-def _mark(scored: list[Scored], signal: str, why: str) -> list[Scored]:
-    return [replace(scored[0], lift=(signal, why)), *scored[1:]]
+def _mark(scored: list[Scored], signal: str, why: str, *how: str) -> list[Scored]:
+    """`scored` with its leader marked (signal, why[, how]): `how` "past_readers" lifts a writer past close readers."""
+    return [replace(scored[0], lift=(signal, why, *how)), *scored[1:]]
 
 
 def lifted(scored: list[Scored], medium: float, high: float, margin: float) -> list[Scored]:

@@ -160,9 +160,12 @@ class MirrorRouter(DomainDesign):
         t0 = time.perf_counter()
         votes = []
         voters = list(self._voters(query, canon, read if by_model else None))
-        vectors = self.encoder.encode([text for text, _ in voters]) if voters else []
-        for (text, source), vector in zip(voters, vectors):  # one batch: one forward pass of the transformer, not one a voter
-            h = self._nearest_vector(vector)
+        # the others in one batch (one forward pass of the transformer, not one a voter); the canonical form's
+        # nearest entry is L1's, already found
+        fresh = [text for text, _ in voters if text != canon]
+        vectors = dict(zip(fresh, self.encoder.encode(fresh))) if fresh else {}
+        for text, source in voters:
+            h = hit if text == canon else self._nearest_vector(vectors[text])
             if h:
                 votes.append({"text": text, "datasource": h["datasource"], "distance": h["distance"], "nearest": h["text"],
                               "counted": h["distance"] < cfg.l2, "source": source})
