@@ -15,7 +15,7 @@ from rapidfuzz.distance import OSA
 
 from routing import Router
 from routing.core.analysis import QueryAnalysis, asked_advice, read_word, set_aside
-from routing.core.background import background_read
+from routing.core.background import background_read, capital_of
 from routing.core.framing import clauses, contrast_spans, framing_spans
 from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
 from routing.core.joined import address_end, amount_end
@@ -159,8 +159,9 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
     if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
         dates = tuple(_as_typed(d, tokens, raw_tokens, norm) for d in dates)
     aligned_cased = cased if len(cased) == len(raw_tokens) else ()
+    # capitals as the router reads them for its statements (routing.core.background.capital_of: not compared here)
     framed, dropped = _set_aside(self, [t.text for t in raw_tokens], raw_tokens, norm, tokens, dates,
-                                 lambda i: bool(aligned_cased) and aligned_cased[i][0][:1].isupper())
+                                 capital_of(source, [t.start for t in raw_tokens], aligned_cased))
     dates = tuple(d for d in dates if d.span not in dropped)
     # A phrase said twice ("... last month ... last month") is one range, not two: the first one kept, after
     # a clause set aside has dropped its own ("not Q3, invoice Q3" keeps the second Q3, as the router does;
