@@ -347,6 +347,7 @@ class PhraseFinder:
                 rf"{day(2)}{sep_dm}{month(2, month_any)}(?:{sep_y}{year(2)})?",
                 rf"{month(3, month_any)}\s*[-/]?\s*{day(3)}(?:{sep_y}{year(3)})?",
                 rf"{month(4, month_any)}{sep_my}{year(4)}",
+                rf"{month(11, month_any)}\s*['’](?P<{p}y11>\d{{2}})(?!\d)",  # "Dec'25": a year of this century
                 rf"{year(5)}(?:\s*[-/,]\s*|\s+){month(5, month_any)}",
                 rf"(?P<{p}y6>\d{{4}})[-/](?P<{p}n6>\d{{1,2}})(?![\d/-])",
                 rf"(?P<{p}n7>\d{{1,2}})/(?P<{p}y7>\d{{4}})(?!\d)",

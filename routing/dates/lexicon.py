@@ -122,6 +122,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
         month_modifiers: list[tuple[str, str, list[str]]] = []    # (language, position, words)
         alone_months: set[str] = set()
         context_months: set[str] = set()
+        standalone: list[tuple[str, str, int]] = []  # (language, abbreviation standing alone as its month, line)
         roles: dict[str, set[str]] = {name: set() for name in (
             "ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes",
             "day_month_joiners", "year_context", "year_joiners", "month_parts", "year_genitives", "since_before",
@@ -225,6 +226,8 @@ class DateLexicon(PhraseFinder, RangeReadings):
                 context_months.update(abbreviations)
             context_months.update(reader.words(block, "months_needing_context",
                                                f"{where}.months_needing_context"))
+            standalone.extend((where, w, block.key_lines.get("abbreviations_alone", block.line))
+                              for w in reader.words(block, "abbreviations_alone", f"{where}.abbreviations_alone"))
 
             weekdays = reader.mapping(block, "weekdays", f"{where}.weekdays")
             own_days: list[str] = []
@@ -278,6 +281,10 @@ class DateLexicon(PhraseFinder, RangeReadings):
             if word not in self._month_of:
                 reader.fail(1, f"months_needing_context: {word!r} is not a month name")
         alone_months -= context_months
+        for where, word, line in standalone:  # "dec ka GST", "sales in Oct": no name, no ordinary word
+            if word not in self._month_of:
+                reader.fail(line, f"{where}.abbreviations_alone: {word!r} is not a month word")
+            alone_months.add(word)
         self._roles = roles
 
         # Everything the lexicon knows, for the router's typo corrector.

@@ -288,8 +288,9 @@ class RangeReadings:
             month = self._word(self._month_of, found["m"].rstrip("."))
         elif "n" in found:
             month = int(found["n"])
+        year = found.get("y")
         return _Point(
-            year=int(found["y"]) if "y" in found else None,
+            year=(int(year) + 2000 if len(year) == 2 else int(year)) if year is not None else None,  # "Dec'25"
             month=month,
             day=int(found["d"]) if "d" in found else None,
             month_text=month_text,
