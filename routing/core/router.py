@@ -35,7 +35,7 @@ from routing.core.scoring import (
 )
 from routing.core.text import validate_query, words  # validate_query: routing.core.router's importers read it here too
 from routing.dates import DateLexicon, load_date_lexicon
-from routing.paths.classify import several_asks
+from routing.paths.classify import several_asks, without_dates
 from routing.paths.decide import decide_path
 from routing.paths.events import EventLog
 from routing.paths.plan import plan_path
@@ -274,7 +274,7 @@ class Router:
             sure = not any(not sure_correction(c, a.source) for c in a.corrections)  # one slip of a long word is no guess
             scored = mark_clear_lead(scored, w.clear_lead, list(a.concepts) if sure else terms, tools,
                                      misspelt=not sure and len(terms) < len(a.concepts),
-                                     several=lambda: several_asks(words(a.text), paths) if paths is not None else [],
+                                     several=lambda: several_asks(without_dates(words(a.text), a), paths) if paths is not None else [],
                                      holders=self.index.term_holders, unheld=w.clear_lead_unheld)
         return scored[:top]
 

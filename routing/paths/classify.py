@@ -176,6 +176,16 @@ class ModelChoice:
     reason: str
 
 
+def without_dates(tokens: tuple[str, ...], analysis=None) -> tuple[str, ...]:
+    """`tokens` (the question's words) with the words of its dates blanked, where the analysis's tokens align
+    with them: a date's words ask nothing ("bulan lalu" is last month, not "then")."""
+    units = getattr(analysis, "units", ())
+    if not units or len(tokens) != len(analysis.tokens):
+        return tokens
+    dated = {i for u in units if u.role == "date" for i in range(u.first, u.last)}
+    return tuple("" if i in dated else t for i, t in enumerate(tokens)) if dated else tokens
+
+
 def several_asks(tokens: tuple[str, ...], cfg: PathConfig, at=None) -> list[str]:
     """The words that make a question ask several things (a multi-step marker such as "and then", or
     `multi_step_verbs` request verbs: "compare ... and explain ..."), or [] for a question asking one."""
@@ -185,9 +195,10 @@ def several_asks(tokens: tuple[str, ...], cfg: PathConfig, at=None) -> list[str]
     return markers + verbs if markers or len(verbs) >= cfg.multi_step_verbs else []
 
 
-def choose_model(query: str, category: str, cfg: PathConfig, *, tokens: tuple[str, ...] | None = None) -> ModelChoice:
+def choose_model(query: str, category: str, cfg: PathConfig, *, tokens: tuple[str, ...] | None = None,
+                 analysis=None) -> ModelChoice:
     """Cheapest for chat and simple questions; capable for analytical, multi-step or long ones
-    (`tokens`: words(query), when the caller has them)."""
+    (`tokens`: words(query), when the caller has them; `analysis`: the router's, whose dates ask nothing)."""
     cheap, capable = cfg.models["cheap"], cfg.models["capable"]
     if category == GENERAL_CHAT:
         return ModelChoice(cheap, "chat needs the cheapest model")
@@ -197,7 +208,8 @@ def choose_model(query: str, category: str, cfg: PathConfig, *, tokens: tuple[st
     analytical = _contains(tokens, cfg.analytical, at, _first_words(cfg, "analytical", cfg.analytical))
     if analytical:
         reasons.append("analytical (" + ", ".join(analytical) + ")")
-    several = several_asks(tokens, cfg, at)
+    dateless = without_dates(tokens, analysis)
+    several = several_asks(dateless, cfg, at if dateless is tokens else None)
     if several:
         reasons.append("multi-step (" + ", ".join(several) + ")")
     if len(tokens) >= cfg.long_query_words:

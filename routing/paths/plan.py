@@ -98,7 +98,7 @@ def plan_path(router, *, status: Status, path: Path, matches: list, candidates: 
         tokens = question_words(text, analysis)  # read once for the classifier and the model choice
         c = classify_category(text, cfg, has_concepts=bool(getattr(analysis, "concepts", None)), previous_mode=previous, tokens=tokens)
         category = c.category
-        choice = choose_model(text, category, cfg, tokens=tokens)
+        choice = choose_model(text, category, cfg, tokens=tokens, analysis=analysis)
         model = choice.spec
         pipeline = []
         tools_sent = cfg.tools_to_send(category, [x["name"] for x in candidates])
