@@ -369,7 +369,10 @@ def asked_advice(index, words: list[str], norm: str, starts: list[int], ends: li
         verb = inside[-1] if inside else None
     else:
         return "", units
-    if (verb is not None and verb.kinds) or sum(u.role == "concept" for u in inside) >= 2 or any(u.role == "action" for u in inside):
+    def tools_verb(u) -> bool:  # a verb for a kind of the domain's tools ("pay" is none where no tool pays)
+        return any(kind in index.kinds for kind, _ in u.kinds)
+    if (verb is not None and tools_verb(verb)) or sum(u.role == "concept" for u in inside) >= 2 \
+            or any(u.role == "action" and tools_verb(u) for u in inside):
         return "", units
     others_ask = any(u.kinds for u in units if (u.last <= lo or u.first >= hi) and u.role != "stop")
     keep = (lambda u: u.last <= lo or u.first >= hi) if others_ask else (lambda u: False)
