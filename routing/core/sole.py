@@ -153,18 +153,42 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
     record_payment 0.83, the next 0.49) where the summed signals, diluted by names and amounts, stay
     in the middle band. `unheld` (the domain's `scoring.clear_lead_unheld`): how many terms the leader may
     lack where it holds more than that ("which GST returns are pending or late right now":
-    gst_filing_status, 0.72 against 0.44, holds `gst`, `filing` and `overdue` but not `unpaid`)."""
+    gst_filing_status, 0.72 against 0.44, holds `gst`, `filing` and `overdue` but not `unpaid`). The runner-up
+    is the first candidate that is no kind sibling (`_kind_sibling`: the same terms, a kind the question ruled out)."""
     if not scored or scored[0].lift or not lead > 0 or misspelt or not concepts:
-        return scored
-    second = scored[1].confidence if len(scored) > 1 else 0.0
-    if round(scored[0].confidence - second, 4) < round(lead, 4):
         return scored
     holders = term_holders(tools) if holders is None else holders
     terms = set(concepts)
+    second = next((s.confidence for s in scored[1:] if not _kind_sibling(scored[0], s, terms, holders)), 0.0)
+    if round(scored[0].confidence - second, 4) < round(lead, 4):
+        return scored
     lacking = sum(scored[0].tool not in holders.get(c, frozenset()) for c in terms)
     if lacking > unheld or (lacking and len(terms) - lacking <= unheld) or several():
         return scored  # the question's words last: read only where the rest would lift
     return _mark(scored, "lead", f"lead: {scored[0].confidence:.2f} against {second:.2f} for the next tool, one thing asked")
+
+
+def _kind_sibling(top: Scored, other: Scored, terms: set, holders: Mapping[str, frozenset[int]]) -> bool:
+    """Whether `other` holds the question's terms exactly as the leader does and fits the asked kind less (its
+    `action` part lower): the same subject read another way, which the verbs, dates or record numbers already
+    ruled on ("purchase bills received in December 2025": bill_list by its date, bill_search the same terms)."""
+    if other.breakdown.get("action", 0.0) >= top.breakdown.get("action", 0.0):
+        return False
+    # ruled on: the leader's kind has a reason the other's lacks (a verb, a date range, a record number, a name);
+    # the domain's default kind for a bare noun is a guess, no ruling ("have we missed any GSTR deadline?")
+    if not (_kind_reasons(top) - _kind_reasons(other)) - {DEFAULT_KIND_REASON}:
+        return False
+    return all((top.tool in holders.get(c, ())) == (other.tool in holders.get(c, ())) for c in terms)
+
+
+DEFAULT_KIND_REASON = "default kind"  # routing.core.scoring.score_action's words for its reasons
+
+
+def _kind_reasons(s: Scored) -> set[str]:
+    """The reasons score_action gave the candidate's kind ("kind: list (verb, date range)" in its evidence)."""
+    why = next((e for e in s.evidence if e.startswith("kind: ")), "")
+    at = why.find(" (")
+    return set(why[at + 2:-1].split(", ")) if at >= 0 and why.endswith(")") else set()
 
 
 def _mark(scored: list[Scored], signal: str, why: str, *how: str) -> list[Scored]:
