@@ -249,8 +249,8 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
             prev = concepts.get(u.key)
             if prev is None or (prev == "fuzzy" and u.via != "fuzzy") or (prev == "synonym" and u.via == "keyword"):
                 concepts[u.key] = u.via
-        elif role == "vague":
-            vague.append(u.surface)
+        elif role == "vague" or role == "action" and _said_vaguely(index, u.surface):
+            vague.append(u.surface)  # "share the details", "a quick overview": a verb of a kind, and no saying what
         if u.kinds:
             actions.extend(u.kinds)
     return QueryAnalysis(
@@ -272,6 +272,12 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         quantities=quantities,
         advice=advice,
     )
+
+
+def _said_vaguely(index, surface: str) -> bool:
+    """Whether a verb's word is also one of the domain's vague words (settings.yaml `vague`: "details",
+    "overview"): it names a kind of answer, not what it is about."""
+    return any(e is not None and e.vague for e in (index.phrases.get((surface,)), index.phrases.get((index.lemma(surface),))))
 
 
 def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at: list[tuple[int, int]],
