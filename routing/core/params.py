@@ -25,9 +25,10 @@ class ParamPlan:
     key_params: tuple[str, ...]
     numbered: tuple[tuple[str, str], ...] = ()  # (name, role) of each number parameter with a role: amount, count, days
     counted: frozenset[str] = frozenset()  # the concepts a count stands next to ("top 5", "5 customers"): keywords and related
+    identifier: bool = False  # the query parameter names one record (a detail tool's id): a run with a code is it
 
     @classmethod
-    def of(cls, tool: Tool) -> "ParamPlan":
+    def of(cls, tool: Tool, identifier_kinds=()) -> "ParamPlan":
         ps = tool.params
         query_param = next((p for p in ps if p.role == "query"), None)
         shaped = False
@@ -47,6 +48,7 @@ class ParamPlan:
             key_params=tuple(p.name for p in ps),
             numbered=tuple((p.name, p.role) for p in ps if p.role in ("amount", "count", "days")),
             counted=frozenset(tool.keywords) | frozenset(tool.related),
+            identifier=tool.kind in identifier_kinds and query_param is not None and not shaped,
         )
 
 
@@ -110,12 +112,13 @@ def suggest_params(
             argument = argument_text(a, concept_words=param_words, value_markers=shaped,
                                      skip=frozenset(t for q in taken for t in range(q.first, q.last)))
         elif arguments is None:
-            argument = argument_text(a, concept_words=param_words, value_markers=shaped)
+            argument = argument_text(a, concept_words=param_words, value_markers=shaped, identifier=plan.identifier)
         else:
-            key = shaped is None
+            key = (shaped is None, plan.identifier)
             argument = arguments.get(key)
             if argument is None:
-                argument = arguments[key] = argument_text(a, concept_words=param_words, value_markers=shaped)
+                argument = arguments[key] = argument_text(a, concept_words=param_words, value_markers=shaped,
+                                                          identifier=plan.identifier)
         if argument:
             params[query_name] = argument
     for name, default, note in plan.required:
@@ -215,14 +218,16 @@ def _numbers_record(a: QueryAnalysis, unit_at: dict, q: Quantity, markers: froze
 
 
 def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset(), value_markers: frozenset[str] | None = None,
-                  skip: frozenset[int] = frozenset()) -> str:
+                  skip: frozenset[int] = frozenset(), identifier: bool = False) -> str:
     """The words a search or detail tool takes as its argument: each run of unknown words and
     numbers, cut from the query with its separators and its casing ("INV-2026-001", "PT Maju Jaya").
     A run said twice is taken once; a word in `concept_words` ends a run and is never part of one.
     With `value_markers`, only a run shaped like a value is taken: one holding a digit (a number, an
     id), one written with a capital (a name; the query's first word does not count unless all
     capitals, "AAPL"), or one right after a marker word ("from acme"); leftover words are not a value.
-    A unit over a token in `skip` (a quantity a number parameter took) ends a run and is none of it."""
+    A unit over a token in `skip` (a quantity a number parameter took) ends a run and is none of it.
+    `identifier`: the argument names one record; where a run holds a code, the runs without one are none of it
+    ("the full breakdown of INV/2026/0087 (items, PPN, payments). thx!" -> "INV/2026/0087")."""
     unique: list[str] = []
     seen: set[str] = set()
     units = a.units
@@ -238,7 +243,8 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
         while i < n and units[i].role in _ARGUMENT_ROLES and units[i].key not in concept_words and not (skip and units[i].first in skip):
             i += 1
         if value_markers is None:
-            text = a.surface_of(u.first, units[i - 1].last)
+            lo, hi = _id_edges(a, units, start, i)
+            text = a.surface_of(units[lo].first, units[hi - 1].last)
         else:
             text = _value_of(a, units, start, i, value_markers)
         if text:
@@ -246,7 +252,28 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
             if folded not in seen:  # a run said twice is taken once
                 seen.add(folded)
                 unique.append(text)
+    if identifier and len(unique) > 1:
+        coded = [t for t in unique if any(ch.isdigit() for ch in t)]
+        if coded:
+            unique = coded
     return " ".join(unique)
+
+
+def _id_edges(a: QueryAnalysis, units, start: int, end: int) -> tuple[int, int]:
+    """The run units[start:end] as an argument: where it holds a record's code (a number or a word with a
+    digit), the letters glued to its front are the code's ("INV-0788": "INV" read as the invoice term), and
+    lower-case words after it are none of it ("INV-0788 full details", "KJ-5521 please")."""
+    def coded(u) -> bool:
+        return u.role == "number" or not u.surface.isalpha() and any(ch.isdigit() for ch in u.surface)
+    if not any(coded(units[j]) for j in range(start, end)):
+        return start, end
+    lo, hi = start, end
+    if coded(units[lo]) and lo > 0 and units[lo - 1].surface.isalpha() and _joined(a, units[lo - 1], units[lo]):
+        lo -= 1
+    while hi - 1 > lo and not coded(units[hi - 1]) and not _joined(a, units[hi - 2], units[hi - 1]) \
+            and units[hi - 1].surface.isalpha() and _uncased(a, units[hi - 1].first, units[hi - 1].last):
+        hi -= 1
+    return lo, hi
 
 
 def _value_of(a: QueryAnalysis, units, start: int, end: int, markers: frozenset[str]) -> str:

@@ -492,7 +492,7 @@ class PhraseFinder:
                     # Only at the calendar's edges (years 1 and 9999): a date that does not exist.
                     found = ctx.unresolved(m, "out_of_calendar", self.message(
                         "after_calendar" if today.year > 5000 else "before_calendar", text=m.group(0)))
-                if found is not None:
+                if found is not None and not (found is not _BLOCKED and not found.resolved and _in_code(text, m.start())):
                     candidates.append((m.start(), m.end(), order, found))
         if not candidates:
             return []
@@ -505,6 +505,15 @@ class PhraseFinder:
                 taken.append((start, end, found))
         taken.sort(key=lambda t: t[0])
         return fiscal_quarters(fiscal_parts([f for _, _, f in taken if f is not _BLOCKED], text, today, self._roles), today, settings)
+
+
+_CODE_BEFORE = re.compile(r"\w[-/]$")
+
+
+def _in_code(text: str, start: int) -> bool:
+    """A match glued by "-" or "/" to the word before it ("INV/25-26/0876"): read there, a date that does not
+    resolve ("26/0876": no month 26) is a record's code, no date to report."""
+    return _CODE_BEFORE.search(text, max(0, start - 2), start) is not None
 
 
 def find_dates(text: str, *, today: date, settings: DateSettings = DateSettings(),
