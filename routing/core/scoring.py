@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from routing.core.agreement import AGREEMENT_MIN_TERMS, content_terms, ruled_out_by_verbs, score_agreement  # noqa: F401 (re-exported)
 from routing.core.example_arrays import ExampleSignals
 from routing.core.analysis import record_number
+from routing.core.asked_search import search_asked
 from routing.core.records import list_patterns_kept
 from routing.core.index import LITERAL_MASS, QueryAnalysis, RouterIndex
 from routing.core.model import Weights
@@ -117,7 +118,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
     out: dict[int, Signal] = {}
     argument_kinds = index.domain.settings.weights.argument_kinds
     asked_kinds = {k for k, _ in a.actions} | ({"detail"} if record_number(a) else set())
-    if _name_points_to_search(a, index.domain.settings.weights) or _terms_point_to_search(a, index):
+    if search_asked(a, index):
         asked_kinds |= set(index.domain.settings.weights.name_kinds)
     seen_concepts: set[str] = set()
     masses = []
@@ -199,36 +200,12 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
                 value, why = value + weights.kind_bonus, why + ["date range"]
             if has_number and kind in weights.identifier_kinds:
                 value, why = value + 2 * weights.kind_bonus, why + ["record number"]
-            if kind in weights.name_kinds and (_name_points_to_search(a, weights) or _terms_point_to_search(a, index)):
+            if kind in weights.name_kinds and search_asked(a, index):
                 value, why = value + weights.kind_bonus, why + ["a name"]
         if kind in weights.explicit_kinds and not a.concepts:
             value, why = 0.0, []  # a write needs a word saying what to write: "cara bikin kopi" asks for no invoice
         fit[kind] = (min(value, 1.0), kind + (f" ({', '.join(why)})" if why else ""))
     return fit
-
-
-def _terms_point_to_search(a: QueryAnalysis, index: RouterIndex) -> bool:
-    """The question's unknown words are what a search looks for where its terms all point to search tools
-    alone ("phone no of supplier ravi plastics": only contact_search holds both a contact's phone and
-    `supplier`), as a capitalised name does; a verb handing them to another kind says otherwise."""
-    if not a.concepts or not a.literals:
-        return False
-    weights = index.domain.settings.weights
-    other = set(weights.argument_kinds) - set(weights.name_kinds)
-    if any(kind in other for kind, _ in a.actions):
-        return False
-    holders = index.term_holders
-    held = frozenset.intersection(*(holders.get(c, frozenset()) for c in a.concepts))
-    tools = index.tools
-    return bool(held) and all(tools[t].kind in weights.name_kinds and tools[t].keywords for t in held)
-
-
-def _name_points_to_search(a: QueryAnalysis, weights: Weights) -> bool:
-    """A name asks for a search, unless a verb hands it to another kind ("record a bill from Tata")."""
-    if not a.names:
-        return False
-    other = set(weights.argument_kinds) - set(weights.name_kinds)
-    return not any(kind in other for kind, _ in a.actions)
 
 
 def score_example(a: QueryAnalysis, index: RouterIndex) -> dict[int, Signal]:

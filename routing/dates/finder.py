@@ -18,12 +18,11 @@ from routing.dates.types import (
     DateRange,
     DateSettings,
     _alt,
+    in_code,
 )
 
 if TYPE_CHECKING:  # the lexicon mixes these classes in; only its type is needed here
     from routing.dates.lexicon import DateLexicon
-
-
 
 
 _WORD, _ANY_DIGIT = re.compile(r"\w+"), re.compile("[0-9]").search  # a digit by one search, not a scan a digit
@@ -492,7 +491,7 @@ class PhraseFinder:
                     # Only at the calendar's edges (years 1 and 9999): a date that does not exist.
                     found = ctx.unresolved(m, "out_of_calendar", self.message(
                         "after_calendar" if today.year > 5000 else "before_calendar", text=m.group(0)))
-                if found is not None and not (found is not _BLOCKED and not found.resolved and _in_code(text, m.start())):
+                if found is not None and not (found is not _BLOCKED and not found.resolved and in_code(text, m.start())):
                     candidates.append((m.start(), m.end(), order, found))
         if not candidates:
             return []
@@ -505,15 +504,6 @@ class PhraseFinder:
                 taken.append((start, end, found))
         taken.sort(key=lambda t: t[0])
         return fiscal_quarters(fiscal_parts([f for _, _, f in taken if f is not _BLOCKED], text, today, self._roles), today, settings)
-
-
-_CODE_BEFORE = re.compile(r"\w[-/]$")
-
-
-def _in_code(text: str, start: int) -> bool:
-    """A match glued by "-" or "/" to the word before it ("INV/25-26/0876"): read there, a date that does not
-    resolve ("26/0876": no month 26) is a record's code, no date to report."""
-    return _CODE_BEFORE.search(text, max(0, start - 2), start) is not None
 
 
 def find_dates(text: str, *, today: date, settings: DateSettings = DateSettings(),

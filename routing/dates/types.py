@@ -109,3 +109,12 @@ def _alt(words: Iterable[str]) -> str:
 
 # What a blocking family returns: it takes its span from the others and is never reported.
 _BLOCKED = object()
+
+
+_CODE_BEFORE = re.compile(r"\w[-/]$")
+
+
+def in_code(text: str, start: int) -> bool:
+    """A match glued by "-" or "/" to the word before it ("INV/25-26/0876"): read there, a date that does not
+    resolve ("26/0876": no month 26) is a record's code, no date to report."""
+    return _CODE_BEFORE.search(text, max(0, start - 2), start) is not None
