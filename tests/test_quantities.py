@@ -153,6 +153,9 @@ def test_a_number_role_on_a_text_parameter_is_refused(lex):
     ("record a purchase bill from Arora Steel, 1.1 lakh plus GST", "create_bill"),
     ("make an invoice for Kohli Traders: 3 lakh + GST", "create_invoice"),
     ("Saini Bros ke liye 80,000 ka invoice banao, 18% GST ke saath", "create_invoice"),
+    # the added term after the verb, not next to the amount; a price without currency before "+"
+    ("Bansal Traders ke liye 2.75 lakh ka invoice banao plus GST", "create_invoice"),
+    ("create tax invoice for singh retail, 120 cartons @ 450 + gst", "create_invoice"),
 ])
 def test_tax_added_to_an_amount_is_no_second_ask(cfo, query, tool):
     # before, "GST" after the amount counted as a second thing asked (gst_summary): multiple_matches

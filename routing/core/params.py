@@ -228,10 +228,9 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
     A unit over a token in `skip` (a quantity a number parameter took) ends a run and is none of it.
     `identifier`: the argument names one record; where a run holds a code, the runs without one are none of it
     ("the full breakdown of INV/2026/0087 (items, PPN, payments). thx!" -> "INV/2026/0087")."""
-    unique: list[str] = []
-    seen: set[str] = set()
     units = a.units
     n = len(units)
+    runs: list[tuple[int, int]] = []
     i = 0
     while i < n:
         u = units[i]
@@ -242,35 +241,43 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
         i += 1
         while i < n and units[i].role in _ARGUMENT_ROLES and units[i].key not in concept_words and not (skip and units[i].first in skip):
             i += 1
-        if value_markers is None:
-            lo, hi = _id_edges(a, units, start, i)
-            text = a.surface_of(units[lo].first, units[hi - 1].last)
-        else:
-            text = _value_of(a, units, start, i, value_markers)
+        runs.append((start, i))
+    if value_markers is None:
+        coded = [r for r in runs if _coded_run(units, *r)]
+        if identifier and coded:
+            runs = coded
+        # a code alone is the whole argument with the letters glued to its front ("INV-0788"); beside a name it is
+        # no part of it ("from Kalyani Steels against INV-4410": the customer)
+        runs = [_id_edges(a, units, lo, hi, front=len(runs) == 1) if (lo, hi) in coded else (lo, hi) for lo, hi in runs]
+    unique: list[str] = []
+    seen: set[str] = set()
+    for lo, hi in runs:
+        text = a.surface_of(units[lo].first, units[hi - 1].last) if value_markers is None else _value_of(a, units, lo, hi, value_markers)
         if text:
             folded = text.casefold()
             if folded not in seen:  # a run said twice is taken once
                 seen.add(folded)
                 unique.append(text)
-    if identifier and len(unique) > 1:
-        coded = [t for t in unique if any(ch.isdigit() for ch in t)]
-        if coded:
-            unique = coded
     return " ".join(unique)
 
 
-def _id_edges(a: QueryAnalysis, units, start: int, end: int) -> tuple[int, int]:
-    """The run units[start:end] as an argument: where it holds a record's code (a number or a word with a
-    digit), the letters glued to its front are the code's ("INV-0788": "INV" read as the invoice term), and
-    lower-case words after it are none of it ("INV-0788 full details", "KJ-5521 please")."""
-    def coded(u) -> bool:
-        return u.role == "number" or not u.surface.isalpha() and any(ch.isdigit() for ch in u.surface)
-    if not any(coded(units[j]) for j in range(start, end)):
-        return start, end
+def _coded(u) -> bool:
+    """A number, or a word with a digit in it ("KJ-5521" read whole)."""
+    return u.role == "number" or not u.surface.isalpha() and any(ch.isdigit() for ch in u.surface)
+
+
+def _coded_run(units, start: int, end: int) -> bool:
+    return any(_coded(units[j]) for j in range(start, end))
+
+
+def _id_edges(a: QueryAnalysis, units, start: int, end: int, *, front: bool) -> tuple[int, int]:
+    """A run holding a record's code as an argument: lower-case words after the code are none of it ("INV-0788
+    full details", "KJ-5521 please"); with `front`, the letters glued to its front are the code's ("INV-0788",
+    where "inv" is read as the invoice term)."""
     lo, hi = start, end
-    if coded(units[lo]) and lo > 0 and units[lo - 1].surface.isalpha() and _joined(a, units[lo - 1], units[lo]):
+    if front and _coded(units[lo]) and lo > 0 and units[lo - 1].surface.isalpha() and _joined(a, units[lo - 1], units[lo]):
         lo -= 1
-    while hi - 1 > lo and not coded(units[hi - 1]) and not _joined(a, units[hi - 2], units[hi - 1]) \
+    while hi - 1 > lo and not _coded(units[hi - 1]) and not _joined(a, units[hi - 2], units[hi - 1]) \
             and units[hi - 1].surface.isalpha() and _uncased(a, units[hi - 1].first, units[hi - 1].last):
         hi -= 1
     return lo, hi

@@ -102,6 +102,7 @@ def amount_qualifiers(text: str, tokens, units: Sequence, quantities: Sequence[Q
         return set()
     money = any(q.kind == AMOUNT for q in quantities)
     ends = {q.last: q for q in quantities if q.kind in (AMOUNT, PERCENT)}
+    plain_ends = {q.last: q for q in quantities}  # "120 cartons @ 450 + gst": a price without its currency
     out: set[int] = set()
     for ui, u in enumerate(units):
         if u.role != "concept" or u.first == 0:
@@ -113,8 +114,10 @@ def amount_qualifiers(text: str, tokens, units: Sequence, quantities: Sequence[Q
             added = True
         else:
             added = False
-        q = ends.get(start)
+        q = ends.get(start) or (plain_ends.get(start) if added or _plus_sign(text, tokens, start) else None)
         if q is None:
+            if added:  # "invoice banao plus GST", "... ditambah PPN": an amount stated, the added term is what it holds
+                out.add(ui)
             continue
         gap = text[tokens[start - 1].end : tokens[start].start] if not added else ""
         if q.kind == PERCENT and not money:
@@ -125,6 +128,11 @@ def amount_qualifiers(text: str, tokens, units: Sequence, quantities: Sequence[Q
     if out and not any(u.role == "concept" and ui not in out and u.key not in held for ui, u in enumerate(units)):
         return set()
     return out
+
+
+def _plus_sign(text: str, tokens, start: int) -> bool:
+    """A "+" alone between token start-1 and token start ("450 + gst")."""
+    return start > 0 and text[tokens[start - 1].end : tokens[start].start].strip() == "+"
 
 
 def quantities_in(text: str, tokens, spans: Sequence[tuple[int, int]], words: NumberWords) -> tuple[Quantity, ...]:
