@@ -36,6 +36,13 @@ def test_the_code_is_the_argument(routers, domain, query, tool, param, value):
     assert m["suggested_params"][param] == value
 
 
+@pytest.mark.parametrize("query", ["show INV-0788 please", "INV-1207: lines, tax, payments. everything on it."])
+def test_an_invoice_code_alone_names_the_invoice(routers, query):
+    # the books' own code "INV-0788" (one group of digits, not only "INV/2026/0042"): the invoice itself
+    d = routers["accounting"].route(query, today=TODAY).to_dict()
+    assert d["status"] != "not_found" and d["matches"][0]["name"] == "invoice_detail"
+
+
 def test_a_code_is_no_date_but_a_date_in_a_file_name_is():
     lx = load_date_lexicon()
     today = date(2026, 1, 22)
