@@ -81,7 +81,7 @@ def suggest_params(
         for name, values in plan.valued:
             if name in params:
                 continue
-            hit = next((v for v in values if v in concepts), None)
+            hit = next((v for v in values if v in concepts), None) or next((v for v in values if _code_said(a, v)), None)
             if hit is not None:
                 params[name] = hit
     if a.dates:
@@ -127,6 +127,28 @@ def suggest_params(
                 params[name] = default
             notes.append(note)
     return params, notes
+
+
+def _compact(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _code_said(a: QueryAnalysis, value: str) -> bool:
+    """A value written as a code (letters with digits: "GSTR-1", "194C") typed in the question, its separators
+    as the asker wrote them ("gstr 1", "GSTR1"); a value of letters is read by the lexicon's terms instead."""
+    v = _compact(value)
+    if not v or v.isalpha() or v.isdigit():
+        return False
+    toks = [_compact(t.text) for t in a.tokens]
+    for i in range(len(toks)):
+        joined = ""
+        for t in toks[i : i + 3]:
+            joined += t
+            if joined == v:
+                return True
+            if len(joined) >= len(v):
+                break
+    return False
 
 
 def _quantities(a: QueryAnalysis, numbers: NumberWords, arguments: dict | None) -> tuple[Quantity, ...]:
