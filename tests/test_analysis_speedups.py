@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
 
 from routing import Router
-from routing.core.analysis import QueryAnalysis, asked_advice, read_word, set_aside
+from routing.core.analysis import QueryAnalysis, _said_vaguely, asked_advice, read_word, set_aside
 from routing.core.background import background_read, capital_of
 from routing.core.framing import clauses, contrast_spans, framing_spans
 from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
@@ -197,7 +197,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
             literals.append(u.key)
         if u.kinds:
             actions.extend(u.kinds)
-        if u.role == "vague":
+        if u.role == "vague" or u.role == "action" and _said_vaguely(self, u.surface):  # a verb that is a vague word too
             vague.append(u.surface)
     return QueryAnalysis(
         text=text,

@@ -22,7 +22,7 @@ from routing.core import sole
 from routing.core.bare import moved
 from routing.core.fastinit import fast_frozen_dict_init
 from routing.core.model import Tool
-from routing.core.params import ParamPlan, argument_text, suggest_params
+from routing.core.params import ParamPlan, _code_said, _coded_run, _id_edges, argument_text, suggest_params
 from routing.core.schema import Match, PathFields, RouteResult
 from routing.core.scoring import Scored
 from routing.core.text import words
@@ -37,7 +37,7 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 # ------------------------------------------------------------------ the ways replaced (as they were)
 
 
-def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_markers=None):
+def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_markers=None, identifier_kinds=()):
     params, notes = {}, []
     by_name = {p.name: p for p in tool.params}
     for name, value in pattern_params.items():
@@ -46,7 +46,7 @@ def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_m
     for p in tool.params:
         if p.name in params or not p.values:
             continue
-        hit = next((v for v in p.values if v in a.concepts), None)
+        hit = next((v for v in p.values if v in a.concepts), None) or next((v for v in p.values if _code_said(a, v)), None)
         if hit is not None:
             params[p.name] = hit
     resolved = [d for d in a.dates if d.resolved]
@@ -71,7 +71,8 @@ def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_m
         query_param = free[0] if len(free) == 1 else None
         shaped = value_markers
     if query_param is not None and query_param.name not in params:
-        argument = old_argument_text(a, concept_words=param_words, value_markers=shaped)
+        argument = old_argument_text(a, concept_words=param_words, value_markers=shaped,
+                                     identifier=tool.kind in identifier_kinds and shaped is None)
         if argument:
             params[query_param.name] = argument
     for p in tool.params:
@@ -84,20 +85,28 @@ def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_m
     return params, notes
 
 
-def old_argument_text(a, *, concept_words=frozenset(), value_markers=None):
-    runs, start, units = [], None, a.units
+def old_argument_text(a, *, concept_words=frozenset(), value_markers=None, identifier=False):
+    spans, start, units = [], None, a.units
     for i, u in enumerate(units + (None,)):
         if u is not None and u.role in ("literal", "number") and u.key not in concept_words:
             if start is None:
                 start = i
             continue
         if start is not None:
-            text = a.surface_of(units[start].first, units[i - 1].last)
-            if value_markers is not None:
-                text = _old_value_of(a, text, units, start, i, value_markers)
-            if text:
-                runs.append(text)
+            spans.append((start, i))
             start = None
+    if value_markers is None:  # a record's code: the later rule (routing.core.params._id_edges), read the same way
+        coded = [s for s in spans if _coded_run(units, *s)]
+        if identifier and coded:
+            spans = coded
+        spans = [_id_edges(a, units, *s, front=len(spans) == 1) if s in coded else s for s in spans]
+    runs = []
+    for lo, hi in spans:
+        text = a.surface_of(units[lo].first, units[hi - 1].last)
+        if value_markers is not None:
+            text = _old_value_of(a, text, units, lo, hi, value_markers)
+        if text:
+            runs.append(text)
     seen: set[str] = set()
     return " ".join([r for r in runs if not (r.casefold() in seen or seen.add(r.casefold()))])
 
@@ -213,15 +222,16 @@ def test_suggested_params_from_a_kept_plan_and_one_argument_text_are_what_they_w
         markers = router.domain.words.value_markers
         arguments: dict = {}  # kept across the tools of one question, as Router._matches keeps it
         for tool, plan in zip(router.index.tools, router.param_plans):
-            want = old_suggest_params(tool, a, patterns, router.param_words, markers)
+            kinds = router.domain.settings.weights.identifier_kinds
+            want = old_suggest_params(tool, a, patterns, router.param_words, markers, kinds)
             assert suggest_params(tool, a, patterns, router.param_words, markers, plan=plan, arguments=arguments) == want
-            assert suggest_params(tool, a, patterns, router.param_words, markers) == want
+            assert suggest_params(tool, a, patterns, router.param_words, markers, plan=ParamPlan.of(tool, kinds)) == want
             assert list(plan.key_params) == tool.key_params
 
 
 def test_a_plan_is_made_of_the_tool_alone(routers):
     for router in routers.values():
-        assert router.param_plans == tuple(ParamPlan.of(t) for t in router.index.tools)
+        assert router.param_plans == tuple(ParamPlan.of(t, router.domain.settings.weights.identifier_kinds) for t in router.index.tools)
 
 
 @SETTINGS

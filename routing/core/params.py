@@ -299,7 +299,11 @@ def _id_edges(a: QueryAnalysis, units, start: int, end: int, *, front: bool) -> 
     lo, hi = start, end
     if front and _coded(units[lo]) and lo > 0 and units[lo - 1].surface.isalpha() and _joined(a, units[lo - 1], units[lo]):
         lo -= 1
-    while hi - 1 > lo and not _coded(units[hi - 1]) and not _joined(a, units[hi - 2], units[hi - 1]) \
+    # only after a code of letters and digits written as one ("INV-0788"); a number's own words stay ("1.8 lakh")
+    code = any((_coded(units[j]) and not units[j].surface.isdigit() and not units[j].role == "number")
+               or (j > lo and _joined(a, units[j - 1], units[j]) and units[j - 1].surface.isalpha() != units[j].surface.isalpha())
+               for j in range(lo, hi))
+    while code and hi - 1 > lo and not _coded(units[hi - 1]) and not _joined(a, units[hi - 2], units[hi - 1]) \
             and units[hi - 1].surface.isalpha() and _uncased(a, units[hi - 1].first, units[hi - 1].last):
         hi -= 1
     return lo, hi
