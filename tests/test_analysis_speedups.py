@@ -187,6 +187,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
     literals: list[str] = []
     actions: list[tuple[str, float]] = []
     vague: list[str] = []
+    vague_verbs: list[str] = []
     keys, extras = _unit_features(units, tokens, text)
     for u in units:
         if u.role == "concept":
@@ -197,8 +198,11 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
             literals.append(u.key)
         if u.kinds:
             actions.extend(u.kinds)
-        if u.role == "vague" or u.role == "action" and _said_vaguely(self, u.surface):  # a verb that is a vague word too
+        if u.role == "vague":
             vague.append(u.surface)
+        elif u.role == "action" and _said_vaguely(self, u.surface):  # a verb that is a vague word too, where no name says what of
+            vague_verbs.append(u.surface)
+    names = tuple(u.surface for u in units if u.role == "literal" and (capital[u.first] or u.last - u.first > 1))
     return QueryAnalysis(
         text=text,
         tokens=tuple(tokens),
@@ -210,9 +214,9 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         concepts=concepts,
         literals=tuple(literals),
         actions=tuple(actions),
-        vague=tuple(vague),
+        vague=tuple(vague) if names else tuple(vague + vague_verbs),
         # A name, an amount ("2,500,000") or an address: what a search looks for.
-        names=tuple(u.surface for u in units if u.role == "literal" and (capital[u.first] or u.last - u.first > 1)),
+        names=names,
         keys=tuple(keys),
         extras=tuple(dict.fromkeys(extras)),
         segments=_split_sentences(units, tokens, text) if self.segmented else (),

@@ -31,6 +31,9 @@ def ranges(text, lexicon):
     ("statement from 1 April 2025 till date", [("2025-04-01", "2026-01-22")]),
     ("invoices from 1 March until now", [("2025-03-01", "2026-01-22")]),
     ("January so far", [("2026-01-01", "2026-01-22")]),
+    ("December so far", [("2025-12-01", "2025-12-31")]),               # within: a month gone by is the whole month
+    ("December mein ab tak kitna GST bana", [("2025-12-01", "2025-12-31")]),
+    ("March se ab tak", [("2025-03-01", "2026-01-22")]),                # since: from March to today
     ("Agarwal Traders ka ledger, 1 April se aaj tak", [("2025-04-01", "2026-01-22")]),
     ("January mein ab tak kitna revenue aaya", [("2026-01-01", "2026-01-22")]),
     ("mutasi dari 1 April sampai sekarang", [("2025-04-01", "2026-01-22")]),
@@ -60,9 +63,23 @@ def test_months_and_years_said_short(lexicon, text, expected):
     "what is the APR on the loan",  # a rate
     "invoices over 2025",         # an amount
     "rock'n'roll",
+    "cicilan selama 1200 hari",   # a duration, no year
+    "daftar agt yang belum bayar iuran",   # agt: anggota (members)
 ])
 def test_no_date_where_the_word_says_something_else(lexicon, text):
     assert ranges(text, lexicon) == []
+
+
+@pytest.mark.parametrize("domain, query, dated", [
+    ("accounting", "invoices for customer Dec Trading", False),   # a name: the month word begins it
+    ("accounting", "cari kontak Des Wulandari", False),
+    ("accounting", "find product DEC-200", False),                # a code
+    ("cfo", "Dec GST summary", True),                             # an acronym after it says what of the month
+    ("cfo", "Dec ka GST summary", True),
+])
+def test_a_month_abbreviation_beginning_a_name_is_no_date(domain, query, dated):
+    a = load_router(domain).analyze(query, today="2026-01-22")
+    assert bool(a.dates) == dated
 
 
 def test_the_router_reads_them():

@@ -197,8 +197,12 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     tokens = list(map(Token, news, new_starts, new_ends))
 
     dates = tuple(find_dates(text, today=today, settings=index.date_settings, lexicon=index.date_lexicon)) if n and with_dates else ()
+    capital = capital_of(source, starts, cased if aligned else ())
+    if dates and index.date_lexicon.standalone_abbreviations:
+        typed = (lambda i: "") if not aligned else (lambda i: source[starts[i]:ends[i]]) if cased is None else (lambda i: cased[i][0])
+        dates = _no_named_months(dates, index.date_lexicon.standalone_abbreviations, new_starts, new_ends, capital, text, typed)
     date_at = [_covered(d, new_starts, new_ends) for d in dates]
-    framed, dropped, background = set_aside(index, words, norm, starts, ends, date_at, capital_of(source, starts, cased if aligned else ()))
+    framed, dropped, background = set_aside(index, words, norm, starts, ends, date_at, capital)
     if dropped:
         dates = tuple(d for d, at in zip(dates, date_at) if at not in dropped)
     in_date = [False] * n
@@ -235,6 +239,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     literals: list[str] = []
     actions: list[tuple[str, float]] = []
     vague: list[str] = []
+    vague_verbs: list[str] = []
     names: list[str] = []
     for u in units:
         role = u.role
@@ -249,8 +254,10 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
             prev = concepts.get(u.key)
             if prev is None or (prev == "fuzzy" and u.via != "fuzzy") or (prev == "synonym" and u.via == "keyword"):
                 concepts[u.key] = u.via
-        elif role == "vague" or role == "action" and _said_vaguely(index, u.surface):
-            vague.append(u.surface)  # "share the details", "a quick overview": a verb of a kind, and no saying what
+        elif role == "vague":
+            vague.append(u.surface)
+        elif role == "action" and _said_vaguely(index, u.surface):
+            vague_verbs.append(u.surface)  # "share the details", "a quick overview": a kind of answer, not what of
         if u.kinds:
             actions.extend(u.kinds)
     return QueryAnalysis(
@@ -264,7 +271,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         concepts=concepts,
         literals=tuple(literals),
         actions=tuple(actions),
-        vague=tuple(vague),
+        vague=tuple(vague) if names else tuple(vague + vague_verbs),  # a name says what of: "details of Budi"
         names=tuple(names),
         keys=tuple(keys),
         extras=tuple(dict.fromkeys(extras)),
@@ -272,6 +279,22 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         quantities=quantities,
         advice=advice,
     )
+
+
+def _no_named_months(dates, abbreviations, starts: list[int], ends: list[int], capital, text: str, typed) -> tuple:
+    """`dates` without a month abbreviation standing alone that begins a name or a code: typed with a capital
+    before another capitalised word ("customer Dec Trading", "FEB UI") or glued to a number ("DEC-200")."""
+    def named(d) -> bool:
+        if d.text.casefold() not in abbreviations:
+            return False
+        lo, hi = _covered(d, starts, ends)
+        if hi != lo + 1:
+            return False
+        if text[ends[lo]:ends[lo] + 2][:1] in "-/" and text[ends[lo] + 1:ends[lo] + 2].isdigit():
+            return True
+        # a name's next word is in title case ("Dec Trading"); an acronym after the month says what of it ("Dec GST")
+        return capital(lo) and hi < len(starts) and capital(hi) and not typed(hi).isupper()
+    return tuple(d for d in dates if not named(d))
 
 
 def _said_vaguely(index, surface: str) -> bool:
@@ -377,8 +400,9 @@ def asked_advice(index, words: list[str], norm: str, starts: list[int], ends: li
         return "", units
     def tools_verb(u) -> bool:  # a verb for a kind of the domain's tools ("pay" is none where no tool pays)
         return any(kind in index.kinds for kind, _ in u.kinds)
+    within = [u for u in units if u.first >= a and u.last <= b]  # "GST kaise file karein": the verb inside the phrase
     if (verb is not None and tools_verb(verb)) or sum(u.role == "concept" for u in inside) >= 2 \
-            or any(u.role == "action" and tools_verb(u) for u in inside):
+            or any(u.role == "action" and tools_verb(u) for u in inside) or any(tools_verb(u) for u in within):
         return "", units
     others_ask = any(u.kinds for u in units if (u.last <= lo or u.first >= hi) and u.role != "stop")
     keep = (lambda u: u.last <= lo or u.first >= hi) if others_ask else (lambda u: False)

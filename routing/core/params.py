@@ -9,7 +9,8 @@ from routing.core.index import QueryAnalysis
 from routing.core.model import NumberWords, Tool
 from routing.core.quantities import AMOUNT, DAYS, PLAIN, Quantity, read_quantities
 
-_ARGUMENT_ROLES = ("literal", "number")  # the units a run of argument words is made of
+_ARGUMENT_ROLES = ("literal", "number")
+CODE_JOINS = "-/#_"  # what joins a record code's letters and digits ("INV-0788", "PB/0987"); "m8", "500 ml" are no code  # the units a run of argument words is made of
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,8 +301,9 @@ def _id_edges(a: QueryAnalysis, units, start: int, end: int, *, front: bool) -> 
     if front and _coded(units[lo]) and lo > 0 and units[lo - 1].surface.isalpha() and _joined(a, units[lo - 1], units[lo]):
         lo -= 1
     # only after a code of letters and digits written as one ("INV-0788"); a number's own words stay ("1.8 lakh")
-    code = any((_coded(units[j]) and not units[j].surface.isdigit() and not units[j].role == "number")
-               or (j > lo and _joined(a, units[j - 1], units[j]) and units[j - 1].surface.isalpha() != units[j].surface.isalpha())
+    code = any(any(ch in CODE_JOINS for ch in units[j].surface) and _coded(units[j])
+               or (j > lo and _joined(a, units[j - 1], units[j]) and units[j - 1].surface.isalpha() != units[j].surface.isalpha()
+                   and any(ch in CODE_JOINS for ch in a.text[a.tokens[units[j - 1].last - 1].end : a.tokens[units[j].first].start]))
                for j in range(lo, hi))
     while code and hi - 1 > lo and not _coded(units[hi - 1]) and not _joined(a, units[hi - 2], units[hi - 1]) \
             and units[hi - 1].surface.isalpha() and _uncased(a, units[hi - 1].first, units[hi - 1].last):

@@ -116,7 +116,9 @@ def amount_qualifiers(text: str, tokens, units: Sequence, quantities: Sequence[Q
             added = False
         q = ends.get(start) or (plain_ends.get(start) if added or _plus_sign(text, tokens, start) else None)
         if q is None:
-            if added:  # "invoice banao plus GST", "... ditambah PPN": an amount stated, the added term is what it holds
+            # "invoice banao plus GST", "... ditambah PPN": an amount stated, the added term is what it holds, unless a
+            # verb after it asks for more ("invoice 2 lakh ka banao plus reminder bhejo": two asks)
+            if added and not any(later.kinds for later in units[ui + 1:]):
                 out.add(ui)
             continue
         gap = text[tokens[start - 1].end : tokens[start].start] if not added else ""

@@ -389,11 +389,11 @@ class PhraseFinder:
                 add(body, self._month_modifier_builder(code), needs_month=True, trigger=mmod_words)
         # "since March", "sejak Maret 2025", "since 15 March", "March se ab tak"
         since_tail = rf"(?:{day_tok})?{month_tok(month_any)}{month_year}?"
-        for key in ("since_before", "since_after"):
-            if r[key]:
-                body = (rf"(?P<since>{_alt(r[key])})\s+{since_tail}" if key == "since_before"
-                        else rf"{since_tail}\s+(?P<since>{_alt(r[key])})")
-                add(body, self._build_since, needs_month=True, trigger=r[key])
+        for key, words in (("since_before", r["since_before"]), ("since_after", r["since_after"] | r["since_within"])):
+            if words:  # within: "January so far", read by _build_since
+                body = (rf"(?P<sw>{_alt(words)})\s+{since_tail}" if key == "since_before"
+                        else rf"{since_tail}\s+(?P<sw>{_alt(words)})")
+                add(body, self._build_since, needs_month=True, trigger=words)
         # "first week of January", "minggu pertama bulan Januari"
         for code, position, unit_words, _, _ in languages:
             week = _alt(unit_words.get("week", []))

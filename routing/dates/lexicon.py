@@ -126,7 +126,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
         roles: dict[str, set[str]] = {name: set() for name in (
             "ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes",
             "day_month_joiners", "year_context", "year_joiners", "month_parts", "year_genitives", "since_before",
-            "since_after", *_SPAN_KEYS, "before_number", "after_unit", "next_before_number", "next_after_unit")}
+            "since_after", "since_within", *_SPAN_KEYS, "before_number", "after_unit", "next_before_number", "next_after_unit")}
         languages: list[tuple[str, str, dict[str, list[str]], dict[str, list[str]], list[str]]] = []
 
         for code, block in data.items():
@@ -248,9 +248,9 @@ class DateLexicon(PhraseFinder, RangeReadings):
                 roles[key].update(reader.words(block, key, f"{where}.{key}"))
             since = reader.mapping(block, "since_month", f"{where}.since_month")
             for key in since:
-                if key not in ("before", "after"):
+                if key not in ("before", "after", "within"):
                     reader.fail(since.key_lines.get(key, since.line),
-                                f"{where}.since_month: unknown key {key!r} (known: before, after)")
+                                f"{where}.since_month: unknown key {key!r} (known: before, after, within)")
                 roles["since_" + key].update(reader.words(since, key, f"{where}.since_month.{key}"))
             month_mods = reader.mapping(block, "month_modifiers", f"{where}.month_modifiers")
             own_month: dict[str, str] = {}
@@ -285,6 +285,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
             if word not in self._month_of:
                 reader.fail(line, f"{where}.abbreviations_alone: {word!r} is not a month word")
             alone_months.add(word)
+        self.standalone_abbreviations = frozenset(w for _, w, _ in standalone)  # read again by routing.core.analysis
         self._roles = roles
 
         # Everything the lexicon knows, for the router's typo corrector.

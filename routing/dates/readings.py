@@ -254,6 +254,8 @@ class RangeReadings:
         start = _first_day(year, month, point.day)
         if start > ctx.today:
             return ctx.unresolved(m, "since_month", self.message("end_before_start", text=m.group(0)))
+        if " ".join(m.group("sw").lower().split()) in self._roles["since_within"]:  # "December so far": in it, up to today
+            return ctx.calendar(m, "since_month", start, min(_month_end(year, month), ctx.today))
         return ctx.calendar(m, "since_month", start, ctx.today)
 
     def _build_week_of_month(self, ctx: "_Context", m: re.Match) -> DateRange:
