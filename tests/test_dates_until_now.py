@@ -34,6 +34,7 @@ def ranges(text, lexicon):
     ("December so far", [("2025-12-01", "2025-12-31")]),               # within: a month gone by is the whole month
     ("December mein ab tak kitna GST bana", [("2025-12-01", "2025-12-31")]),
     ("March se ab tak", [("2025-03-01", "2026-01-22")]),                # since: from March to today
+    ("GST from April 2025 so far", [("2025-04-01", "2026-01-22")]),     # "from" before: since
     ("Agarwal Traders ka ledger, 1 April se aaj tak", [("2025-04-01", "2026-01-22")]),
     ("January mein ab tak kitna revenue aaya", [("2026-01-01", "2026-01-22")]),
     ("mutasi dari 1 April sampai sekarang", [("2025-04-01", "2026-01-22")]),

@@ -28,6 +28,12 @@ def routers():
     ("cfo", "INV/25-26/0876 kis customer ka hai aur uska status kya hai?", "invoice_lookup", "query", "INV/25-26/0876"),
     ("accounting", "find invoice for Sharma Traders", "invoice_search", "query", "Sharma Traders"),
     ("accounting", "cari invoice PT Maju Jaya", "invoice_search", "query", "PT Maju Jaya"),
+    ("accounting", "details for invoice 1077 thanks", "invoice_detail", "invoice_id", "1077"),
+    ("accounting", "look up invoice #3321 urgent", "invoice_search", "query", "3321"),
+    # a number's own words and a word with digits are the search's (a review's probes)
+    ("accounting", "find product 500 ml bottle", "product_search", "query", "500 ml bottle"),
+    ("accounting", "cari supplier baut m8 stainless", "contact_search", "query", "baut m8 stainless"),
+    ("accounting", "find product iphone 15 pro max", "product_search", "query", "iphone 15 pro max"),
 ])
 def test_the_code_is_the_argument(routers, domain, query, tool, param, value):
     d = routers[domain].route(query, today=TODAY).to_dict()

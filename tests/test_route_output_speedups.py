@@ -99,7 +99,7 @@ def old_argument_text(a, *, concept_words=frozenset(), value_markers=None, ident
         coded = [s for s in spans if _coded_run(units, *s)]
         if identifier and coded:
             spans = coded
-        spans = [_id_edges(a, units, *s, front=len(spans) == 1) if s in coded else s for s in spans]
+        spans = [_id_edges(a, units, *s, front=len(spans) == 1, identifier=identifier) if s in coded else s for s in spans]
     runs = []
     for lo, hi in spans:
         text = a.surface_of(units[lo].first, units[hi - 1].last)

@@ -271,7 +271,8 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
             runs = coded
         # a code alone is the whole argument with the letters glued to its front ("INV-0788"); beside a name it is
         # no part of it ("from Kalyani Steels against INV-4410": the customer)
-        runs = [_id_edges(a, units, lo, hi, front=len(runs) == 1) if (lo, hi) in coded else (lo, hi) for lo, hi in runs]
+        runs = [_id_edges(a, units, lo, hi, front=len(runs) == 1, identifier=identifier) if (lo, hi) in coded else (lo, hi)
+                for lo, hi in runs]
     unique: list[str] = []
     seen: set[str] = set()
     for lo, hi in runs:
@@ -293,15 +294,16 @@ def _coded_run(units, start: int, end: int) -> bool:
     return any(_coded(units[j]) for j in range(start, end))
 
 
-def _id_edges(a: QueryAnalysis, units, start: int, end: int, *, front: bool) -> tuple[int, int]:
+def _id_edges(a: QueryAnalysis, units, start: int, end: int, *, front: bool, identifier: bool = False) -> tuple[int, int]:
     """A run holding a record's code as an argument: lower-case words after the code are none of it ("INV-0788
-    full details", "KJ-5521 please"); with `front`, the letters glued to its front are the code's ("INV-0788",
-    where "inv" is read as the invoice term)."""
+    full details", "KJ-5521 please", "#3321 urgent", a detail's "invoice 1077 thanks"); with `front`, the letters
+    glued to its front are the code's ("INV-0788", where "inv" is read as the invoice term)."""
     lo, hi = start, end
     if front and _coded(units[lo]) and lo > 0 and units[lo - 1].surface.isalpha() and _joined(a, units[lo - 1], units[lo]):
         lo -= 1
     # only after a code of letters and digits written as one ("INV-0788"); a number's own words stay ("1.8 lakh")
-    code = any(any(ch in CODE_JOINS for ch in units[j].surface) and _coded(units[j])
+    code = identifier or any(any(ch in CODE_JOINS for ch in units[j].surface) and _coded(units[j])
+               or _coded(units[j]) and a.text[a.tokens[units[j].first].start - 1:a.tokens[units[j].first].start] == "#"
                or (j > lo and _joined(a, units[j - 1], units[j]) and units[j - 1].surface.isalpha() != units[j].surface.isalpha()
                    and any(ch in CODE_JOINS for ch in a.text[a.tokens[units[j - 1].last - 1].end : a.tokens[units[j].first].start]))
                for j in range(lo, hi))

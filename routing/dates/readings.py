@@ -254,7 +254,9 @@ class RangeReadings:
         start = _first_day(year, month, point.day)
         if start > ctx.today:
             return ctx.unresolved(m, "since_month", self.message("end_before_start", text=m.group(0)))
-        if " ".join(m.group("sw").lower().split()) in self._roles["since_within"]:  # "December so far": in it, up to today
+        before = ctx.text[:m.start()].split()
+        if " ".join(m.group("sw").lower().split()) in self._roles["since_within"] \
+                and not (before and before[-1].lower() in self._roles["from"]):  # "December so far": in it, up to today
             return ctx.calendar(m, "since_month", start, min(_month_end(year, month), ctx.today))
         return ctx.calendar(m, "since_month", start, ctx.today)
 
