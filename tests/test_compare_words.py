@@ -21,6 +21,9 @@ def football():
     "siapa lebih produktif, Dimas Setiawan atau Agus Wibowo?",
     "who is more dangerous, Jonas Vogel or Arjun Mehta",
     "put Niko Petrović and Teodor Ilić side by side",
+    "Siapa yang lebih produktif antara Lukas Brenner dan Emre Yıldız belakangan ini?",   # "antara" (between)
+    "Okafor or Vogel, who is the better finisher?",                                     # named first, asked after
+    "Søren Lindqvist or Emre Yıldız - who's the sharper striker right now?",
 ])
 def test_two_players_compared_in_other_words(football, query):
     r = football.route(query, today=TODAY).to_dict()
