@@ -22,7 +22,7 @@ from routing.core import sole
 from routing.core.bare import moved
 from routing.core.fastinit import fast_frozen_dict_init
 from routing.core.model import Tool
-from routing.core.params import ParamPlan, _code_said, _coded_run, _id_edges, argument_text, suggest_params
+from routing.core.params import ParamPlan, _code_said, _coded_run, _id_edges, _uncased, argument_text, suggest_params
 from routing.core.schema import Match, PathFields, RouteResult
 from routing.core.scoring import Scored
 from routing.core.text import words
@@ -87,8 +87,12 @@ def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_m
 
 def old_argument_text(a, *, concept_words=frozenset(), value_markers=None, identifier=False):
     spans, start, units = [], None, a.units
+
+    def capital_stop(i, u):  # a stop word typed with a capital before a capitalised word begins a name (the later rule)
+        return (u.role == "stop" and u.first > 0 and i + 1 < len(units) and units[i + 1].role == "literal" and u.surface.isalpha()
+                and not _uncased(a, u.first, u.last) and not _uncased(a, units[i + 1].first, units[i + 1].last))
     for i, u in enumerate(units + (None,)):
-        if u is not None and u.role in ("literal", "number") and u.key not in concept_words:
+        if u is not None and (u.role in ("literal", "number") or capital_stop(i, u)) and u.key not in concept_words:
             if start is None:
                 start = i
             continue

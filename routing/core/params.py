@@ -255,14 +255,22 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
     n = len(units)
     runs: list[tuple[int, int]] = []
     i = 0
+    def arg(j: int) -> bool:
+        v = units[j]
+        if v.key in concept_words or (skip and v.first in skip):
+            return False
+        # a stop word typed with a capital inside the question, before a capitalised word, begins a name with it
+        # ("invoices for Kak Ros", "faktur dari PT Gan Jaya"): "kak" alone is how the asker is addressed
+        return v.role in _ARGUMENT_ROLES or (v.role == "stop" and v.first > 0 and j + 1 < n and units[j + 1].role == "literal"
+                                             and v.surface.isalpha() and not _uncased(a, v.first, v.last)
+                                             and not _uncased(a, units[j + 1].first, units[j + 1].last))
     while i < n:
-        u = units[i]
-        if u.role not in _ARGUMENT_ROLES or u.key in concept_words or (skip and u.first in skip):
+        if not arg(i):
             i += 1
             continue
         start = i
         i += 1
-        while i < n and units[i].role in _ARGUMENT_ROLES and units[i].key not in concept_words and not (skip and units[i].first in skip):
+        while i < n and arg(i):
             i += 1
         runs.append((start, i))
     if value_markers is None:
