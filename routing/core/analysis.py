@@ -234,6 +234,8 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     if background:  # "Accounts payable is a bit behind: could you show me the supplier bills": its terms and verbs are no ask
         units = background_read(units, background, source, norm, starts, ends, cased if aligned else (), index.tool_index)
     advice, units = asked_advice(index, words, norm, starts, ends, units)
+    if index.domain.words.done:
+        units = asked_done(index, words, units)
     keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
     concepts: dict[str, str] = {}
     literals: list[str] = []
@@ -279,6 +281,25 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         quantities=quantities,
         advice=advice,
     )
+
+
+def asked_done(index, words: list[str], units: list) -> list:
+    """`units` with the write a question asks about read as no request (words.yaml `done`: "did we file the GSTR-3B
+    for December or is it still pending?" asks whether it was filed): the first verb of a write kind after the
+    phrase (stop words between) keeps its term, loses its kinds."""
+    w = index.domain.words
+    spans = framing_spans(words, w.done, w.done_anchors)
+    if not spans:
+        return units
+    writes = set(index.domain.settings.weights.explicit_kinds)
+    out = list(units)
+    for _, b in spans:
+        j = next((j for j, u in enumerate(out) if u.first >= b and u.role != "stop"), None)
+        if j is not None and any(k in writes for k, _ in out[j].kinds):
+            u = out[j]
+            # its key is no phrase word either: "did we send payment reminders" matches no "send payment reminders"
+            out[j] = replace(u, kinds=()) if u.role == "concept" else replace(u, role="stop", key=u.surface + "?", kinds=())
+    return out
 
 
 def _no_named_months(dates, abbreviations, starts: list[int], ends: list[int], capital, text: str, typed) -> tuple:

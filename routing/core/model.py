@@ -208,6 +208,10 @@ class LanguageWords:
     # words that refer back to what was said before ("it", "them", "itu"; words.yaml `anaphora`): a request
     # holding one leans on its background, which is then kept
     anaphora: frozenset[str] = frozenset()
+    # a question whether something was done ("did we", "have you"; words.yaml `done`): the verb of the tools after
+    # it says what is asked about, no request to do it ("did we file the GSTR-3B or is it still pending?")
+    done: tuple = ()
+    done_anchors: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

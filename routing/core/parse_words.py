@@ -69,6 +69,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     preface: list = []
     request: list = []
     anaphora: set[str] = set()
+    done: list = []
     past: set[str] = set()
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
@@ -79,8 +80,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -134,6 +135,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_preface = _framing(block, c, lang, "preface")
         said_request = _framing(block, c, lang, "request")
         said_anaphora = _anaphora(block, c, lang)
+        said_done = _framing(block, c, lang, "done")
         said_past = [e.strip().casefold() for e in _as_str_list(block.get("past"), c, _line(block, "past"), f"{lang}.past") if e.strip()]
         if not keep:
             continue
@@ -147,6 +149,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         preface.extend(said_preface)
         request.extend(said_request)
         anaphora.update(said_anaphora)
+        done.extend(said_done)
         past.update(said_past)
         for word, factor in said_numbers[0].items():
             other = factors.get(word)
@@ -179,11 +182,11 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          tuple(sorted(irregular.items())), tuple(advice), anchor_words(tuple(advice)),
                          tuple(sorted(shorthand.items())), frozenset(contrast_before), frozenset(contrast_after),
                          tuple(correction), anchor_words(tuple(correction)), tuple(sorted(past, key=lambda e: (-len(e), e))),
-                         tuple(purpose), tuple(preface), tuple(request), frozenset(anaphora))
+                         tuple(purpose), tuple(preface), tuple(request), frozenset(anaphora), tuple(done), anchor_words(tuple(done)))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
-    """words.yaml `framing` / `advice`: phrase templates (routing.core.framing), each problem at the section's line."""
+    """words.yaml `framing` / `advice` / `done`: phrase templates (routing.core.framing), each problem at the section's line."""
     out = []
     for text in _as_str_list(block.get(section), c, _line(block, section), f"{lang}.{section}"):
         template, problem = parse_template(text)

@@ -1,0 +1,34 @@
+"""A question whether a thing was done asks no write (words.yaml `done`, issue 22, labelled held-out sets 21 and
+30): "so did we uh file the GSTR three B for December or is it still pending" activated file_gst_return on the
+fast path, a filing nobody asked for; "how many invoices did we raise?" read "raise" as a request for a new
+invoice. The write verb after "did we" keeps no kind of its own; a plain request to write is unchanged."""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def cfo():
+    return load_router("cfo")
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("so did we uh file the GSTR three B for December or is it still pending", "gst_filing_status"),
+    ("what were our total sales last month and how many invoices did we raise? my co-founder keeps asking lol",
+     "sales_summary"),
+])
+def test_did_we_asks_about_it(cfo, query, tool):
+    d = cfo.route(query, today=TODAY).to_dict()
+    assert d["matches"][0]["name"] == tool
+    assert not any(step["tool"] in ("file_gst_return", "create_invoice") for step in d["pipeline"] or [])
+
+
+@pytest.mark.parametrize("query, tool", [("file GSTR-3B for December", "file_gst_return"),
+                                         ("raise an invoice for Sharma Traders, 50,000", "create_invoice")])
+def test_a_request_to_write_is_unchanged(cfo, query, tool):
+    d = cfo.route(query, today=TODAY).to_dict()
+    assert (d["status"], d["matches"][0]["name"]) == ("activated", tool)
