@@ -304,7 +304,7 @@ def asked_done(index, words: list[str], units: list) -> list:
 
 def _no_named_months(dates, abbreviations, starts: list[int], ends: list[int], capital, text: str, typed) -> tuple:
     """`dates` without a month abbreviation standing alone that begins a name or a code: typed with a capital
-    before another capitalised word ("customer Dec Trading", "FEB UI") or glued to a number ("DEC-200")."""
+    before a word in title case ("customer Dec Trading", "cari kontak Des Wulandari") or glued to a number ("DEC-200")."""
     def named(d) -> bool:
         if d.text.casefold() not in abbreviations:
             return False
