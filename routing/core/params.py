@@ -324,8 +324,7 @@ def _id_edges(a: QueryAnalysis, units, start: int, end: int, *, front: bool, ide
 def _value_of(a: QueryAnalysis, units, start: int, end: int, markers: frozenset[str]) -> str:
     """The value in a run of leftover words (units[start:end]), or "" when it holds none."""
     # No letter is a digit (checked over every code point): a word of letters holds none.
-    digits = [j for j in range(start, end) if units[j].role == "number"
-              or not units[j].surface.isalpha() and any(ch.isdigit() for ch in units[j].surface)]
+    digits = [j for j in range(start, end) if _coded(units[j])]
     if digits:  # an id or a number: its own tokens, joined without spaces ("pet number 7" -> "7", "abc-12")
         lo, hi = digits[0], digits[-1]
         while lo > start and _joined(a, units[lo - 1], units[lo]):

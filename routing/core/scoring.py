@@ -30,6 +30,9 @@ from routing.core.patterns import RegexBudget
 from routing.core.sentences import fuse, sentence_features
 
 
+DEFAULT_KIND_REASON = "default kind"  # score_action's reason for a bare noun's kind: a guess (routing.core.sole reads it)
+
+
 @dataclass
 class Signal:
     value: float = 0.0
@@ -195,7 +198,7 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
             if kind in named:
                 value, why = value + weights.kind_bonus, why + ["verb"]
             if not a.actions and not has_number and kind == weights.default_kind:
-                value, why = value + weights.kind_bonus, why + ["default kind"]
+                value, why = value + weights.kind_bonus, why + [DEFAULT_KIND_REASON]
             if a.dates and kind in weights.date_kinds:
                 value, why = value + weights.kind_bonus, why + ["date range"]
             if has_number and kind in weights.identifier_kinds:

@@ -39,7 +39,7 @@ from rapidfuzz.distance import OSA
 
 from routing.core.bare import held, moved
 from routing.core.index import term_holders
-from routing.core.scoring import Scored
+from routing.core.scoring import DEFAULT_KIND_REASON, Scored
 
 MIN_TERMS = 2  # one term alone is what the bands already weigh
 WHOLE = 0.999  # a keyword share this high: nothing of the question is left unexplained
@@ -179,9 +179,6 @@ def _kind_sibling(top: Scored, other: Scored, terms: set, holders: Mapping[str, 
     if not (_kind_reasons(top) - _kind_reasons(other)) - {DEFAULT_KIND_REASON}:
         return False
     return all((top.tool in holders.get(c, ())) == (other.tool in holders.get(c, ())) for c in terms)
-
-
-DEFAULT_KIND_REASON = "default kind"  # routing.core.scoring.score_action's words for its reasons
 
 
 def _kind_reasons(s: Scored) -> set[str]:
