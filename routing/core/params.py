@@ -3,6 +3,7 @@ and defaults (with a note) for required parameters the query left open."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from routing.core.index import QueryAnalysis
@@ -134,11 +135,18 @@ def _compact(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
+@lru_cache(maxsize=1024)
+def _code_value(value: str) -> str:
+    """`value` compacted where it is written as a code (letters with digits), else "" (read once per value)."""
+    v = _compact(value)
+    return "" if not v or v.isalpha() or v.isdigit() else v
+
+
 def _code_said(a: QueryAnalysis, value: str) -> bool:
     """A value written as a code (letters with digits: "GSTR-1", "194C") typed in the question, its separators
     as the asker wrote them ("gstr 1", "GSTR1"); a value of letters is read by the lexicon's terms instead."""
-    v = _compact(value)
-    if not v or v.isalpha() or v.isdigit():
+    v = _code_value(value)
+    if not v:
         return False
     toks = [_compact(t.text) for t in a.tokens]
     for i in range(len(toks)):
