@@ -76,3 +76,22 @@ def test_a_verb_asking_for_a_figure_is_no_bare_subject(query):
     # review: "how much" names the summary kind alone: it asks for a figure, not for a choice
     r = load_router("cfo").route(query, today=TODAY).to_dict()
     assert r["status"] == "activated" and r["matches"][0]["name"] == "expense_summary"
+
+
+@pytest.mark.parametrize("query", ["kindly share the invoices", "got the invoices handy?", "hey can u show invoices real quick",
+                                   "what do we have in terms of invoices"])
+def test_common_words_beside_the_subject_say_no_more(accounting, query):
+    # words of the language the lexicon has no use for ("share", "handy", "quick") name no record: still a choice
+    r = _route(accounting, query)
+    assert r["status"] == "multiple_matches"
+    assert {m["name"] for m in r["matches"]} == SERVING
+
+
+@pytest.mark.parametrize("query, tool", [("invoices Bansal", "invoice_search"), ("invoices for bansal", None),
+                                         ("invoices 1077", "invoice_detail")])
+def test_a_rare_word_a_name_or_a_number_says_more(accounting, query, tool):
+    # a name typed as one, a word rare in English and Indonesian ("bansal") or a number may name a record: no bare choice
+    r = _route(accounting, query)
+    assert all("bare" not in c["score_breakdown"] for c in r["candidates"])
+    if tool:
+        assert tool in [c["name"] for c in r["candidates"][:2]]

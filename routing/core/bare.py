@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Mapping, Sequence
 
+from routing.core.common_words import names_a_record
 from routing.core.index import STRONG_VERB
 from routing.core.scoring import Scored
 
@@ -27,9 +28,10 @@ HOLD = 0.01    # how far under `high` a held leader stays (a reported 0.85 would
 
 
 def bare_subject(a, tools: Sequence, explicit_kinds: Sequence[str], identifier_kinds: Sequence[str],
-                 patterns: Mapping) -> frozenset[int]:
-    """The tools that serve the question's one subject (above), or an empty set where it says more."""
-    if len(a.concepts) != 1 or a.dates or a.names or a.literals or a.vague or patterns:
+                 patterns: Mapping, languages: tuple[str, ...] = ()) -> frozenset[int]:
+    """The tools that serve the question's one subject (above), or an empty set where it says more (a
+    literal that is only a common word of the domain's `languages` says nothing: "kindly share the invoices")."""
+    if len(a.concepts) != 1 or a.dates or a.names or a.vague or patterns or a.literals and names_a_record(a, languages):
         return frozenset()
     skip = set(explicit_kinds) | set(identifier_kinds)
     # a verb that picks a kind ("list"), or asks for a write even weakly ("new invoice please"), says more;
@@ -44,12 +46,12 @@ def bare_subject(a, tools: Sequence, explicit_kinds: Sequence[str], identifier_k
     return frozenset(serving)
 
 
-def mark_bare(scored: list[Scored], a, tools: Sequence, weights, patterns: Mapping) -> list[Scored]:
+def mark_bare(scored: list[Scored], a, tools: Sequence, weights, patterns: Mapping, languages: tuple[str, ...] = ()) -> list[Scored]:
     """`scored` with the tools serving a bare subject first (in their order) and the leader marked
     `bare` (the later marks of routing.core.sole leave a marked leader alone); as it was otherwise."""
     if not scored or scored[0].lift:
         return scored
-    serving = bare_subject(a, tools, weights.explicit_kinds, weights.identifier_kinds, patterns)
+    serving = bare_subject(a, tools, weights.explicit_kinds, weights.identifier_kinds, patterns, languages)
     if not serving:
         return scored
     term = next(iter(a.concepts))

@@ -263,7 +263,7 @@ class Router:
         if not lift:
             return scored[:top]
         tools = self.index.tools  # terms all pointing to one tool: marked here, lifted by the tier rule (routing.core.sole)
-        scored = mark_bare(scored, a, tools, w, signals[2])  # one subject several tools serve: a choice (routing.core.bare)
+        scored = mark_bare(scored, a, tools, w, signals[2], self.domain.settings.languages)  # one subject several tools serve: a choice (routing.core.bare)
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
         scored = mark_sole_tool(scored, terms, tools, self.index.term_holders)
         scored = mark_whole_question(scored, signals[0], tools)

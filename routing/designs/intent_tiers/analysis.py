@@ -12,6 +12,7 @@ from datetime import date
 
 from routing.core.index import QueryAnalysis, RouterIndex
 from routing.core.patterns import search_with_timeout
+from routing.core.common_words import common_word
 from routing.core.stems import stemmers
 from routing.core.text import normalize, tokenize
 
@@ -24,7 +25,6 @@ try:
 except ImportError:  # pragma: no cover
     _zipf = None
 
-RARE_ZIPF = 3.5  # a word rarer than this in every language of the domain may be a name
 
 
 @dataclass(frozen=True)
@@ -302,6 +302,7 @@ def _stemmers(languages: tuple) -> list:
 
 
 def _rare(word: str, languages) -> bool:
+    """A word rarer than routing.core.common_words.COMMON_ZIPF in every language of the domain: it may be a name."""
     if _zipf is None:
         return False
-    return max(_zipf(word, lang) for lang in (languages or ("en",))) < RARE_ZIPF
+    return not common_word(word, tuple(languages or ("en",)))
