@@ -80,8 +80,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "courtesy"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, courtesy)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -126,6 +126,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             said_redup = ""
         said_numbers = _number_words(block, c, lang)
         said_framing = _framing(block, c, lang)
+        said_courtesy = _framing(block, c, lang, "courtesy")  # greetings and thanks: no ask, set aside as framing is
         said_advice = _framing(block, c, lang, "advice")
         said_irregular = _irregular(block, c, lang)
         said_shorthand = _irregular(block, c, lang, "shorthand")
@@ -140,6 +141,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         if not keep:
             continue
         framing.extend(said_framing)
+        framing.extend(said_courtesy)
         advice.extend(said_advice)
         irregular.update(said_irregular)
         shorthand.update(said_shorthand)
