@@ -32,3 +32,15 @@ def test_did_we_asks_about_it(cfo, query, tool):
 def test_a_request_to_write_is_unchanged(cfo, query, tool):
     d = cfo.route(query, today=TODAY).to_dict()
     assert (d["status"], d["matches"][0]["name"]) == ("activated", tool)
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("faktur yang kita terbitkan minggu lalu apa saja?", "invoice_list"),
+    ("Tolong tampilkan semua invoice yang diterbitkan pada bulan November 2025.", "invoice_list"),
+    ("terbitkan faktur untuk PT Maju 5 juta", "invoice_create"),          # no relative clause: a write
+    ("buatkan invoice yang baru untuk CV Berkah 2 juta", "invoice_create"),  # "yang baru" after the verb: still one
+])
+def test_a_relative_clause_says_what_was_done(query, tool):
+    # Indonesian "yang (kita) terbitkan": the invoices we issued, no request to issue one (words.yaml `done`)
+    d = load_router("accounting").route(query, today=TODAY).to_dict()
+    assert (d["status"], d["matches"][0]["name"]) == ("activated", tool)
