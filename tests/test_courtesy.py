@@ -40,3 +40,21 @@ def test_courtesy_alone_asks_nothing(routers, domain, query):
 def test_a_question_after_courtesy_routes_as_without(routers, domain, query, tool):
     r = routers[domain].route(query, today=TODAY).to_dict()
     assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+
+
+@pytest.mark.parametrize("domain, query, param, value", [
+    ("accounting", "invoices of Hello Traders", "query", "Hello Traders"),
+    ("accounting", "Good Day Biscuits invoices", "query", "Good Day Biscuits"),
+    ("accounting", "faktur Toko Selamat Pagi", "query", "Toko Selamat Pagi"),
+    ("cfo", "Namaste Foods ka ledger", "customer", "Namaste Foods"),
+])
+def test_courtesy_inside_a_name_is_the_name(routers, domain, query, param, value):
+    # a greeting counts only as a clause of its own: inside a name it is the name (a review's probes)
+    r = routers[domain].route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["suggested_params"][param] == value
+
+
+def test_how_did_it_happen_is_no_greeting(routers):
+    # Hindi "kaise ho gaya" (how did it happen) is no "kaise ho" (how are you): no write on the fast path either way
+    r = routers["cfo"].route("payment kaise ho gaya double?", today=TODAY).to_dict()
+    assert r["status"] != "activated"

@@ -293,9 +293,10 @@ def asked_done(index, words: list[str], units: list) -> list:
         return units
     writes = set(index.domain.settings.weights.explicit_kinds)
     out = list(units)
-    for _, b in spans:
+    for a, b in spans:
         j = next((j for j, u in enumerate(out) if u.first >= b and u.role != "stop"), None)
-        if j is not None and any(k in writes for k, _ in out[j].kinds):
+        # one word alone ("yang", which) governs the word right after it only: "invoice yang mau saya buat" asks a write
+        if j is not None and (b - a > 1 or out[j].first == b) and any(k in writes for k, _ in out[j].kinds):
             u = out[j]
             # its key is no phrase word either: "did we send payment reminders" matches no "send payment reminders"
             out[j] = replace(u, kinds=()) if u.role == "concept" else replace(u, role="stop", key=u.surface + "?", kinds=())
@@ -334,6 +335,10 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
     w = index.domain.words
     n = len(words)
     framed = framing_spans(words, w.framing, w.framing_anchors) if w.framing else []
+    polite = framing_spans(words, w.courtesy, w.courtesy_anchors) if w.courtesy else []
+    if polite:  # greetings and thanks as a clause of their own ("good morning, ..."), never inside one ("Good Day Biscuits")
+        whole = set(clauses(norm, starts, ends))
+        framed = sorted([*framed, *(s for s in polite if s in whole)])
     background: list[tuple[int, int]] = []
     background_dates: set = set()
     aside_words = n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words))

@@ -59,6 +59,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     factors: dict[str, tuple[int, str]] = {}  # word -> (factor, the language that said it)
     quantity_words: dict[str, set[str]] = {"currency": set(), "days": set(), "percent": set(), "plus": set()}
     framing: list = []
+    courtesy: list = []
     advice: list = []
     irregular: dict[str, str] = {}
     shorthand: dict[str, str] = {}
@@ -126,7 +127,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             said_redup = ""
         said_numbers = _number_words(block, c, lang)
         said_framing = _framing(block, c, lang)
-        said_courtesy = _framing(block, c, lang, "courtesy")  # greetings and thanks: no ask, set aside as framing is
+        said_courtesy = _framing(block, c, lang, "courtesy")
         said_advice = _framing(block, c, lang, "advice")
         said_irregular = _irregular(block, c, lang)
         said_shorthand = _irregular(block, c, lang, "shorthand")
@@ -141,7 +142,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         if not keep:
             continue
         framing.extend(said_framing)
-        framing.extend(said_courtesy)
+        courtesy.extend(said_courtesy)
         advice.extend(said_advice)
         irregular.update(said_irregular)
         shorthand.update(said_shorthand)
@@ -184,7 +185,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          tuple(sorted(irregular.items())), tuple(advice), anchor_words(tuple(advice)),
                          tuple(sorted(shorthand.items())), frozenset(contrast_before), frozenset(contrast_after),
                          tuple(correction), anchor_words(tuple(correction)), tuple(sorted(past, key=lambda e: (-len(e), e))),
-                         tuple(purpose), tuple(preface), tuple(request), frozenset(anaphora), tuple(done), anchor_words(tuple(done)))
+                         tuple(purpose), tuple(preface), tuple(request), frozenset(anaphora), tuple(done), anchor_words(tuple(done)),
+                         tuple(courtesy), anchor_words(tuple(courtesy)))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
