@@ -28,9 +28,12 @@ class ParamPlan:
     numbered: tuple[tuple[str, str], ...] = ()  # (name, role) of each number parameter with a role: amount, count, days
     counted: frozenset[str] = frozenset()  # the concepts a count stands next to ("top 5", "5 customers"): keywords and related
     identifier: bool = False  # the query parameter names one record (a detail tool's id): a run with a code is it
+    # a write's query parameter (the customer of an invoice to create) holds no number: there is no record to
+    # identify yet, so an amount or a count beside the name is none of it ("create invoice for Sharma 12000")
+    writes: bool = False
 
     @classmethod
-    def of(cls, tool: Tool, identifier_kinds=()) -> "ParamPlan":
+    def of(cls, tool: Tool, identifier_kinds=(), write_kinds=()) -> "ParamPlan":
         ps = tool.params
         query_param = next((p for p in ps if p.role == "query"), None)
         shaped = False
@@ -51,6 +54,7 @@ class ParamPlan:
             numbered=tuple((p.name, p.role) for p in ps if p.role in ("amount", "count", "days")),
             counted=frozenset(tool.keywords) | frozenset(tool.related),
             identifier=tool.kind in identifier_kinds and query_param is not None and not shaped,
+            writes=tool.kind in write_kinds,
         )
 
 
@@ -105,6 +109,8 @@ def suggest_params(
         quantities = _quantities(a, numbers, arguments)
         if quantities:
             taken = _take_numbers(plan, a, quantities, params, value_markers or frozenset(), record_terms)
+    elif plan.writes and numbers is not None:
+        taken = _quantities(a, numbers, arguments)  # no number parameter takes them, and none is the name
     # The words a search takes ("find invoice for Sharma Traders"); a tool with no search parameter
     # but one free-text one ("customer") takes them there ("outstanding invoices from acme").
     query_name = plan.query_name

@@ -68,7 +68,7 @@ class Router:
         # Words that name a parameter ("status", "customer"): the query speaks of it, never a value.
         self.param_words = frozenset(w for t in domain.tools for p in t.params for w in name_words(p.name).split() if len(w) >= 3)
         # What suggest_params reads of each tool, found once (index-aligned with self.index.tools).
-        self.param_plans = tuple(ParamPlan.of(t, domain.settings.weights.identifier_kinds) for t in self.index.tools)
+        self.param_plans = tuple(ParamPlan.of(t, domain.settings.weights.identifier_kinds, domain.settings.weights.explicit_kinds) for t in self.index.tools)
         # terms that name a record looked up by its number (keywords of the detail and search tools:
         # "invoice 1045"); a number right after another term ("payment 5000") may be an amount
         self.record_terms = record_terms(domain.tools)
