@@ -52,3 +52,10 @@ def test_a_wanted_or_future_write_is_still_asked(query):
     # "yang" alone governs only the word right after it: a modal between ("mau", "akan", "bisa") leaves the write asked
     d = load_router("accounting").route(query, today=TODAY).to_dict()
     assert d["matches"][0]["name"] == "invoice_create"
+
+
+@pytest.mark.parametrize("query", ["faktur terbaru", "invoice terbaru"])
+def test_the_latest_is_no_new_one(query):
+    # "terbaru" (the latest) reads as a listing, not as "baru" (new) under a stemmer: no invoice is created
+    d = load_router("accounting").route(query, today=TODAY).to_dict()
+    assert d["matches"][0]["name"] == "invoice_list"

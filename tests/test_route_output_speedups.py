@@ -235,7 +235,8 @@ def test_suggested_params_from_a_kept_plan_and_one_argument_text_are_what_they_w
 
 def test_a_plan_is_made_of_the_tool_alone(routers):
     for router in routers.values():
-        assert router.param_plans == tuple(ParamPlan.of(t, router.domain.settings.weights.identifier_kinds) for t in router.index.tools)
+        w = router.domain.settings.weights
+        assert router.param_plans == tuple(ParamPlan.of(t, w.identifier_kinds, w.explicit_kinds) for t in router.index.tools)
 
 
 @SETTINGS
