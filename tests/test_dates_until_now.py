@@ -104,3 +104,22 @@ def test_an_abbreviation_alone_that_is_no_month_word_is_named_with_file_and_line
         load_date_lexicon(lex)
     line = next(i for i, row in enumerate(bad.splitlines(), 1) if "abbreviations_alone: [febx" in row)
     assert "febx" in str(e.value) and str(line) in str(e.value)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("all supplier bills dated in the week of 5 January", [("2026-01-05", "2026-01-11")]),
+    ("cash flow statement for the week of 14 January", [("2026-01-12", "2026-01-18")]),   # the week it falls in
+    ("sales for the week beginning 12 Jan 2026", [("2026-01-12", "2026-01-18")]),
+    ("penjualan minggu yang dimulai 5 Januari", [("2026-01-05", "2026-01-11")]),
+    ("invoices of 5 January", [("2026-01-05", "2026-01-05")]),                             # a day is still a day
+    ("invoices from the week of 5 to 9 January", [("2026-01-05", "2026-01-09")]),          # a range keeps its ends
+])
+def test_the_week_of_a_day(lexicon, text, expected):
+    assert ranges(text, lexicon) == expected
+
+
+def test_the_week_of_a_day_starts_on_the_domains_week_start():
+    # the date reaches the tool's parameters whole (accounting's weeks start on Monday)
+    r = load_router("accounting").route("all supplier bills dated in the week of 5 January", today=TODAY).to_dict()
+    p = r["matches"][0]["suggested_params"]
+    assert (p["date_from"], p["date_to"]) == ("2026-01-05", "2026-01-11")

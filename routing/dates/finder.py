@@ -7,19 +7,10 @@ from datetime import date
 from typing import TYPE_CHECKING, Callable
 
 from routing.dates.fiscal_parts import fiscal_parts, fiscal_quarters
+from routing.dates.week_of import weeks_of
 from routing.dates.folded import case_sensitive
 from routing.dates.ranges import _Context
-from routing.dates.types import (
-    _B,
-    _BLOCKED,
-    _CALENDAR_UNITS,
-    _E,
-    _ROLLING_UNITS,
-    DateRange,
-    DateSettings,
-    _alt,
-    in_code,
-)
+from routing.dates.types import _B, _BLOCKED, _CALENDAR_UNITS, _E, _ROLLING_UNITS, DateRange, DateSettings, _alt, in_code
 
 if TYPE_CHECKING:  # the lexicon mixes these classes in; only its type is needed here
     from routing.dates.lexicon import DateLexicon
@@ -503,7 +494,7 @@ class PhraseFinder:
             if all(end <= s or start >= e for s, e, _ in taken):
                 taken.append((start, end, found))
         taken.sort(key=lambda t: t[0])
-        return fiscal_quarters(fiscal_parts([f for _, _, f in taken if f is not _BLOCKED], text, today, self._roles), today, settings)
+        return weeks_of(fiscal_quarters(fiscal_parts([f for _, _, f in taken if f is not _BLOCKED], text, today, self._roles), today, settings), text, settings, self.week_of)
 
 
 def find_dates(text: str, *, today: date, settings: DateSettings = DateSettings(),

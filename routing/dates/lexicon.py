@@ -123,6 +123,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
         alone_months: set[str] = set()
         context_months: set[str] = set()
         standalone: list[tuple[str, str, int]] = []  # (language, abbreviation standing alone as its month, line)
+        week_of: set[str] = set()  # words before a day that make it the week it falls in (routing.dates.week_of)
         roles: dict[str, set[str]] = {name: set() for name in (
             "ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes",
             "day_month_joiners", "year_context", "year_joiners", "month_parts", "year_genitives", "since_before",
@@ -228,6 +229,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
                                                f"{where}.months_needing_context"))
             standalone.extend((where, w, block.key_lines.get("abbreviations_alone", block.line))
                               for w in reader.words(block, "abbreviations_alone", f"{where}.abbreviations_alone"))
+            week_of.update(reader.words(block, "week_of", f"{where}.week_of"))
 
             weekdays = reader.mapping(block, "weekdays", f"{where}.weekdays")
             own_days: list[str] = []
@@ -287,6 +289,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
             alone_months.add(word)
         self.standalone_abbreviations = frozenset(w for _, w, _ in standalone)  # read again by routing.core.analysis
         self._roles = roles
+        self.week_of = tuple(sorted(week_of, key=lambda w: (-len(w), w)))  # longest first
 
         # Everything the lexicon knows, for the router's typo corrector.
         for table in (self._phrase_rule, self._unit_of, self._one_unit_of, self._number_value,

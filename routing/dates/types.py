@@ -23,7 +23,7 @@ _LANGUAGE_SECTIONS = (
     "modifier_position", "phrases", "units", "one_unit", "modifiers", "rolling", "numbers",
     "ordinals", "ordinal_suffixes", "ordinal_prefixes", "months", "months_needing_context", "abbreviations_alone",
     "month_prefixes", "day_prefixes", "day_month_joiners", "year_context", "year_joiners", "spans",
-    "month_modifiers", "since_month", "month_parts", "year_genitives", "weekdays", "weekday_prefixes",
+    "month_modifiers", "since_month", "month_parts", "year_genitives", "weekdays", "weekday_prefixes", "week_of",
 )
 _SPAN_KEYS = ("from", "to", "between", "and", "end")
 _MESSAGE_KEYS = (
