@@ -58,3 +58,8 @@ def test_how_did_it_happen_is_no_greeting(routers):
     # Hindi "kaise ho gaya" (how did it happen) is no "kaise ho" (how are you): no write on the fast path either way
     r = routers["cfo"].route("payment kaise ho gaya double?", today=TODAY).to_dict()
     assert r["status"] != "activated"
+
+
+def test_a_name_in_title_case_after_a_comma_is_no_greeting(routers):
+    r = routers["accounting"].route("invoices for Uber, Good Day", today=TODAY).to_dict()
+    assert r["matches"][0]["suggested_params"]["query"] == "Uber, Good Day"

@@ -123,3 +123,12 @@ def test_the_week_of_a_day_starts_on_the_domains_week_start():
     r = load_router("accounting").route("all supplier bills dated in the week of 5 January", today=TODAY).to_dict()
     p = r["matches"][0]["suggested_params"]
     assert (p["date_from"], p["date_to"]) == ("2026-01-05", "2026-01-11")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("cash position for the week of 19 January", [("2026-01-19", "2026-01-22")]),  # today falls in it: to today
+    ("expenses for the week starting 19 Jan", [("2026-01-19", "2026-01-22")]),
+])
+def test_the_week_of_a_day_ends_today_at_the_latest(text, expected):
+    a = load_router("cfo").analyze(text, today=TODAY)
+    assert [(d.start.isoformat(), d.end.isoformat()) for d in a.dates] == expected

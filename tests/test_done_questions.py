@@ -54,7 +54,7 @@ def test_a_wanted_or_future_write_is_still_asked(query):
     assert d["matches"][0]["name"] == "invoice_create"
 
 
-@pytest.mark.parametrize("query", ["faktur terbaru", "invoice terbaru"])
+@pytest.mark.parametrize("query", ["faktur terbaru", "invoice terbaru", "invoice yg diterbitkan bulan desember"])
 def test_the_latest_is_no_new_one(query):
     # "terbaru" (the latest) reads as a listing, not as "baru" (new) under a stemmer: no invoice is created
     d = load_router("accounting").route(query, today=TODAY).to_dict()

@@ -240,3 +240,13 @@ def test_a_writes_name_holds_no_amount(query, tool, param, value):
     # a write has no record to identify yet: an amount or a count beside the name is none of it (issue 22 review)
     r = load_router("cfo").route(query, today="2026-01-22").to_dict()
     assert r["matches"][0]["name"] == tool and r["matches"][0]["suggested_params"][param] == value
+
+
+@pytest.mark.parametrize("query, value", [
+    ("create invoice for Studio 54", "Studio 54"), ("create invoice for Studio 54 for 20,000", "Studio 54"),
+    ("create invoice for Century 21 Realty", "Century 21 Realty"), ("buat invoice untuk Toko 99 5 juta", "Toko 99"),
+])
+def test_a_number_of_a_writes_name_stays(query, value):
+    # only an amount written as one, or a plain number of 1,000 or more ending the name, is set aside (a review's probes)
+    r = load_router("cfo").route(query, today="2026-01-22").to_dict()
+    assert r["matches"][0]["suggested_params"]["customer"] == value

@@ -337,8 +337,10 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
     framed = framing_spans(words, w.framing, w.framing_anchors) if w.framing else []
     polite = framing_spans(words, w.courtesy, w.courtesy_anchors) if w.courtesy else []
     if polite:  # greetings and thanks as a clause of their own ("good morning, ..."), never inside one ("Good Day Biscuits")
-        whole = set(clauses(norm, starts, ends))
-        framed = sorted([*framed, *(s for s in polite if s in whole)])
+        whole = set(clauses(norm, starts, ends))  # nor a name in title case after a comma or colon ("invoices for Uber, Good Day")
+        named = lambda lo, hi: lo > 0 and hi - lo > 1 and capital is not None and all(capital(i) for i in range(lo, hi)) \
+            and any(ch in ",:" for ch in norm[ends[lo - 1]:starts[lo]])
+        framed = sorted([*framed, *(s for s in polite if s in whole and not named(*s))])
     background: list[tuple[int, int]] = []
     background_dates: set = set()
     aside_words = n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words))

@@ -39,7 +39,7 @@ def names_a_record(a, languages: tuple[str, ...]) -> bool:
             return True
         if u.role != "literal":
             continue
-        if u.first == after or u.surface in names or not all(w.isalpha() and common_word(w, languages) for w in u.surface.split()):
+        if u.first == after or u.surface in names or not all(w.replace("'", "").isalpha() and common_word(w, languages) for w in u.surface.split()):
             return True
         after = u.last
     return False

@@ -11,6 +11,7 @@ from routing.core.model import NumberWords, Tool
 from routing.core.quantities import AMOUNT, DAYS, PLAIN, Quantity, read_quantities
 
 _ARGUMENT_ROLES = ("literal", "number")
+WRITE_AMOUNT = 1000  # a plain number this large ending a write's name is its amount ("Sharma 12000"), a smaller one a name's ("Studio 54")
 CODE_JOINS = "-/#_"  # what joins a record code's letters and digits ("INV-0788", "PB/0987"); "m8", "500 ml" are no code  # the units a run of argument words is made of
 
 
@@ -109,8 +110,8 @@ def suggest_params(
         quantities = _quantities(a, numbers, arguments)
         if quantities:
             taken = _take_numbers(plan, a, quantities, params, value_markers or frozenset(), record_terms)
-    elif plan.writes and numbers is not None:
-        taken = _quantities(a, numbers, arguments)  # no number parameter takes them, and none is the name
+    if plan.writes and numbers is not None:  # what no number parameter took is still no part of the name
+        taken = (*taken, *_amounts_beside(a, _quantities(a, numbers, arguments), taken))
     # The words a search takes ("find invoice for Sharma Traders"); a tool with no search parameter
     # but one free-text one ("customer") takes them there ("outstanding invoices from acme").
     query_name = plan.query_name
@@ -135,6 +136,22 @@ def suggest_params(
                 params[name] = default
             notes.append(note)
     return params, notes
+
+
+def _amounts_beside(a: QueryAnalysis, quantities, taken) -> tuple:
+    """The quantities of a write's question that are no part of a name: an amount written as one (a currency,
+    a multiplier, digit groups: "50,000", "1.5 lakh", "5 juta"), or a plain number of WRITE_AMOUNT or more
+    that ends a run of words ("for Sharma 12000"); a number inside a name stays ("Studio 54", "Century 21
+    Realty", "Shop No 12 Traders")."""
+    units, tokens = {u.first: u for u in a.units}, a.tokens
+    def ends_run(q) -> bool:
+        gap = a.text[tokens[q.first - 1].end : tokens[q.first].start] if q.first > 0 else " "
+        if gap == "" or gap in CODE_JOINS or any(ch.isalpha() for ch in tokens[q.first].text):
+            return False  # a code's number ("INV-1044"), glued to its letters or read in one word with them
+        after = units.get(q.last)
+        return after is None or after.role not in _ARGUMENT_ROLES
+    return tuple(q for q in quantities if q not in taken and (
+        q.kind == AMOUNT or q.kind == PLAIN and q.value >= WRITE_AMOUNT and ends_run(q)))
 
 
 def _compact(text: str) -> str:

@@ -494,7 +494,7 @@ class PhraseFinder:
             if all(end <= s or start >= e for s, e, _ in taken):
                 taken.append((start, end, found))
         taken.sort(key=lambda t: t[0])
-        return weeks_of(fiscal_quarters(fiscal_parts([f for _, _, f in taken if f is not _BLOCKED], text, today, self._roles), today, settings), text, settings, self.week_of)
+        return weeks_of(fiscal_quarters(fiscal_parts([f for _, _, f in taken if f is not _BLOCKED], text, today, self._roles), today, settings), text, today, settings, self.week_of)
 
 
 def find_dates(text: str, *, today: date, settings: DateSettings = DateSettings(),

@@ -1,7 +1,7 @@
 """A day said as the seven days it falls in (the words are dates.yaml's `week_of`, per language).
 
 Those words, right before a day, make it its week: the range runs from the week's first day (the domain's
-`week_start`) seven days on, and the words are part of the date's text. A range of more than one day, or a
+`week_start`) seven days on, or to today where today falls in it, and the words are part of the date's text. A range of more than one day, or a
 day with no such words before it, is left as it was. No word of any language is written here.
 """
 from __future__ import annotations
@@ -14,8 +14,9 @@ from routing.dates.types import DateRange, DateSettings
 WEEK_RULE = "week_of"
 
 
-def weeks_of(found: list[DateRange], text: str, settings: DateSettings, phrases: tuple[str, ...]) -> list[DateRange]:
-    """`found` with each single day preceded by one of `phrases` (longest first) widened to its week."""
+def weeks_of(found: list[DateRange], text: str, today, settings: DateSettings, phrases: tuple[str, ...]) -> list[DateRange]:
+    """`found` with each single day preceded by one of `phrases` (longest first) widened to its week, which ends
+    today where today falls in it (as "this week" does: no period runs into the future)."""
     if not phrases or not found:
         return found
     out = []
@@ -27,7 +28,8 @@ def weeks_of(found: list[DateRange], text: str, settings: DateSettings, phrases:
             if said is not None:
                 lo = len(before) - len(said)
                 first = d.start - timedelta(days=(d.start.weekday() - settings.week_start) % 7)
-                d = replace(d, text=text[lo : d.span[1]], start=first, end=first + timedelta(days=6), rule=WEEK_RULE,
-                            span=(lo, d.span[1]))
+                last = first + timedelta(days=6)
+                d = replace(d, text=text[lo : d.span[1]], start=first, end=today if first <= today < last else last,
+                            rule=WEEK_RULE, span=(lo, d.span[1]))
         out.append(d)
     return out
