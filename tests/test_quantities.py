@@ -250,3 +250,13 @@ def test_a_number_of_a_writes_name_stays(query, value):
     # only an amount written as one, or a plain number of 1,000 or more ending the name, is set aside (a review's probes)
     r = load_router("cfo").route(query, today="2026-01-22").to_dict()
     assert r["matches"][0]["suggested_params"]["customer"] == value
+
+
+@pytest.mark.parametrize("query, value", [
+    ("create invoice for Sharma Traders 50000 due in 30 days", "Sharma Traders"),  # days and an amount: none of the name
+    ("Sharma Traders ke liye 5 invoices banao", "Sharma Traders"),                 # a count of the term
+    ("create invoice for Route 66 Motors 9000", "Route 66 Motors"),                # a number inside the name stays
+])
+def test_counts_days_and_amounts_leave_a_writes_name(query, value):
+    r = load_router("cfo").route(query, today="2026-01-22").to_dict()
+    assert r["matches"][0]["suggested_params"]["customer"] == value

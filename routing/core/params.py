@@ -140,18 +140,21 @@ def suggest_params(
 
 def _amounts_beside(a: QueryAnalysis, quantities, taken) -> tuple:
     """The quantities of a write's question that are no part of a name: an amount written as one (a currency,
-    a multiplier, digit groups: "50,000", "1.5 lakh", "5 juta"), or a plain number of WRITE_AMOUNT or more
-    that ends a run of words ("for Sharma 12000"); a number inside a name stays ("Studio 54", "Century 21
-    Realty", "Shop No 12 Traders")."""
+    a multiplier, digit groups: "50,000", "1.5 lakh", "5 juta"), a span of days ("due in 30 days"), a count
+    of a term ("5 invoices"), or a plain number of WRITE_AMOUNT or more not followed by a word in capitals
+    ("for Sharma 12000", "Bluedart 12000 dated 5 Jan"); a number inside a name stays ("Studio 54", "Century 21
+    Realty", "Route 66 Motors"), and so does a code's ("INV-1044")."""
     units, tokens = {u.first: u for u in a.units}, a.tokens
-    def ends_run(q) -> bool:
+    def free(q) -> bool:
         gap = a.text[tokens[q.first - 1].end : tokens[q.first].start] if q.first > 0 else " "
         if gap == "" or gap in CODE_JOINS or any(ch.isalpha() for ch in tokens[q.first].text):
             return False  # a code's number ("INV-1044"), glued to its letters or read in one word with them
         after = units.get(q.last)
-        return after is None or after.role not in _ARGUMENT_ROLES
-    return tuple(q for q in quantities if q not in taken and (
-        q.kind == AMOUNT or q.kind == PLAIN and q.value >= WRITE_AMOUNT and ends_run(q)))
+        if q.kind in (AMOUNT, DAYS) or after is not None and after.role == "concept":
+            return True
+        named = after is not None and after.role in _ARGUMENT_ROLES and not _uncased(a, after.first, after.last)
+        return q.kind == PLAIN and q.value >= WRITE_AMOUNT and not named
+    return tuple(q for q in quantities if q not in taken and free(q))
 
 
 def _compact(text: str) -> str:
