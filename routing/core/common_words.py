@@ -2,7 +2,7 @@
 
 A word the router does not know is a literal: a customer's name ("Acme"), a code ("KJ-5521"), or an
 ordinary word of the language the lexicon has no use for ("kindly share the invoices", "got the invoices
-handy?", "lemme see our invoices real quick"). The last say nothing about which record: a detail view
+handy?"). The last say nothing about which record: a detail view
 needs a number, a code, a name typed as one or written as two unknown words side by side ("faktur maju jaya",
 common Indonesian words both), or a word rare in every language of the domain (wordfreq Zipf below
 COMMON_ZIPF: "bansal"); a common word alone is none ("share", "handy").
