@@ -59,3 +59,18 @@ def test_the_latest_is_no_new_one(query):
     # "terbaru" (the latest) reads as a listing, not as "baru" (new) under a stemmer: no invoice is created
     d = load_router("accounting").route(query, today=TODAY).to_dict()
     assert d["matches"][0]["name"] == "invoice_list"
+
+
+@pytest.mark.parametrize("query, write", [("pichli baar GST kab file kiya?", "file_gst_return"),
+                                          ("invoice bana diya kya Sharma ke liye?", "create_invoice")])
+def test_a_hindi_perfective_asks_no_write(cfo, query, write):
+    # words.yaml `done_after`: "file kiya", "bana diya" say it was done; the imperative ("file karo") asks it
+    d = cfo.route(query, today=TODAY).to_dict()
+    assert d["matches"][0]["name"] != write
+    assert not any(step["tool"] == write for step in d["pipeline"] or [])
+
+
+@pytest.mark.parametrize("query, tool", [("GST file karo", "file_gst_return"), ("Sharma ke liye invoice bana do 5000", "create_invoice")])
+def test_a_hindi_imperative_still_asks_it(cfo, query, tool):
+    d = cfo.route(query, today=TODAY).to_dict()
+    assert (d["status"], d["matches"][0]["name"]) == ("activated", tool)

@@ -234,7 +234,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     if background:  # "Accounts payable is a bit behind: could you show me the supplier bills": its terms and verbs are no ask
         units = background_read(units, background, source, norm, starts, ends, cased if aligned else (), index.tool_index)
     advice, units = asked_advice(index, words, norm, starts, ends, units)
-    if index.domain.words.done:
+    if index.domain.words.done or index.domain.words.done_after:
         units = asked_done(index, words, units)
     keys, extras, segments = split_features(units, tokens, text) if index.segmented else (*unit_features(units, tokens, text), ())
     concepts: dict[str, str] = {}
@@ -286,21 +286,34 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
 def asked_done(index, words: list[str], units: list) -> list:
     """`units` with the write a question asks about read as no request (words.yaml `done`: "did we file the GSTR-3B
     for December or is it still pending?" asks whether it was filed): the first verb of a write kind after the
-    phrase (stop words between) keeps its term, loses its kinds."""
+    phrase (stop words between) keeps its term, loses its kinds; `done_after`, a perfective after its verb (Hindi
+    "GST kab file kiya?", "invoice bana diya kya?"), the last verb before it."""
     w = index.domain.words
-    spans = framing_spans(words, w.done, w.done_anchors)
-    if not spans:
+    spans = framing_spans(words, w.done, w.done_anchors) if w.done else []
+    after = framing_spans(words, w.done_after, w.done_after_anchors) if w.done_after else []
+    if not spans and not after:
         return units
     writes = set(index.domain.settings.weights.explicit_kinds)
     out = list(units)
+    said = [j for j, u in enumerate(out) if u.role != "stop"]
     for a, b in spans:
-        j = next((j for j, u in enumerate(out) if u.first >= b and u.role != "stop"), None)
+        j = next((j for j in said if out[j].first >= b), None)
         # one word alone ("yang", which) governs the word right after it only: "invoice yang mau saya buat" asks a write
-        if j is not None and (b - a > 1 or out[j].first == b) and any(k in writes for k, _ in out[j].kinds):
-            u = out[j]
-            # its key is no phrase word either: "did we send payment reminders" matches no "send payment reminders"
-            out[j] = replace(u, kinds=()) if u.role == "concept" else replace(u, role="stop", key=u.surface + "?", kinds=())
+        if j is not None and (b - a > 1 or out[j].first == b):
+            _not_asked(out, j, writes)
+    for a, _ in after:
+        j = next((j for j in reversed(said) if out[j].last <= a), None)
+        if j is not None:
+            _not_asked(out, j, writes)
     return out
+
+
+def _not_asked(out: list, j: int, writes: set) -> None:
+    """out[j], a verb of a write kind, read as no request: a term keeps its key, a verb becomes a stop word (its key
+    no phrase word either: "did we send payment reminders" matches no "send payment reminders")."""
+    u = out[j]
+    if any(k in writes for k, _ in u.kinds):
+        out[j] = replace(u, kinds=()) if u.role == "concept" else replace(u, role="stop", key=u.surface + "?", kinds=())
 
 
 def _no_named_months(dates, abbreviations, starts: list[int], ends: list[int], capital, text: str, typed) -> tuple:

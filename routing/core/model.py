@@ -212,6 +212,9 @@ class LanguageWords:
     # it says what is asked about, no request to do it ("did we file the GSTR-3B or is it still pending?")
     done: tuple = ()
     done_anchors: frozenset[str] = frozenset()
+    # a perfective after a verb (words.yaml `done_after`: Hindi "file kiya", "bana diya"): the verb before it asks no write
+    done_after: tuple = ()
+    done_after_anchors: frozenset[str] = frozenset()
     # greetings, thanks and goodbyes (words.yaml `courtesy`): a clause of them alone asks nothing, set aside as framing is
     courtesy: tuple = ()
     courtesy_anchors: frozenset[str] = frozenset()

@@ -60,6 +60,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     quantity_words: dict[str, set[str]] = {"currency": set(), "days": set(), "percent": set(), "plus": set()}
     framing: list = []
     courtesy: list = []
+    done_after: list = []
     advice: list = []
     irregular: dict[str, str] = {}
     shorthand: dict[str, str] = {}
@@ -81,8 +82,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "courtesy"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, courtesy)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -138,6 +139,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_request = _framing(block, c, lang, "request")
         said_anaphora = _anaphora(block, c, lang)
         said_done = _framing(block, c, lang, "done")
+        said_done_after = _framing(block, c, lang, "done_after")
         said_past = [e.strip().casefold() for e in _as_str_list(block.get("past"), c, _line(block, "past"), f"{lang}.past") if e.strip()]
         if not keep:
             continue
@@ -153,6 +155,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         request.extend(said_request)
         anaphora.update(said_anaphora)
         done.extend(said_done)
+        done_after.extend(said_done_after)
         past.update(said_past)
         for word, factor in said_numbers[0].items():
             other = factors.get(word)
@@ -186,7 +189,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          tuple(sorted(shorthand.items())), frozenset(contrast_before), frozenset(contrast_after),
                          tuple(correction), anchor_words(tuple(correction)), tuple(sorted(past, key=lambda e: (-len(e), e))),
                          tuple(purpose), tuple(preface), tuple(request), frozenset(anaphora), tuple(done), anchor_words(tuple(done)),
-                         tuple(courtesy), anchor_words(tuple(courtesy)))
+                         tuple(done_after), anchor_words(tuple(done_after)), tuple(courtesy), anchor_words(tuple(courtesy)))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
