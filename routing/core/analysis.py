@@ -349,8 +349,9 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
     n = len(words)
     framed = framing_spans(words, w.framing, w.framing_anchors) if w.framing else []
     polite = framing_spans(words, w.courtesy, w.courtesy_anchors) if w.courtesy else []
+    parts = clauses(norm, starts, ends) if polite else None  # split once, read again below
     if polite:  # greetings and thanks as a clause of their own ("good morning, ..."), never inside one ("Good Day Biscuits")
-        whole = set(clauses(norm, starts, ends))  # nor a name in title case after a comma or colon ("invoices for Uber, Good Day")
+        whole = set(parts)  # nor a name in title case after a comma or colon ("invoices for Uber, Good Day")
         named = lambda lo, hi: lo > 0 and hi - lo > 1 and capital is not None and all(capital(i) for i in range(lo, hi)) \
             and any(ch in ",:" for ch in norm[ends[lo - 1]:starts[lo]])
         framed = sorted([*framed, *(s for s in polite if s in whole and not named(*s))])
@@ -361,7 +362,7 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
     asks_after = n > 2 and bool(w.request) and (not index.request_words.isdisjoint(words) or "?" in norm) \
         and _STATEMENT_THEN.search(norm) is not None
     if aside_words or asks_after:
-        parts = clauses(norm, starts, ends)
+        parts = clauses(norm, starts, ends) if parts is None else parts
         if asks_after:
             background, background_dates = statements_before(index, words, norm, starts, ends, date_at, parts, framed, capital)
             framed = [*framed, *background_dates]

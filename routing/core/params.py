@@ -147,7 +147,7 @@ def _amounts_beside(a: QueryAnalysis, quantities, taken) -> tuple:
     units, tokens = {u.first: u for u in a.units}, a.tokens
     def free(q) -> bool:
         gap = a.text[tokens[q.first - 1].end : tokens[q.first].start] if q.first > 0 else " "
-        if gap == "" or gap in CODE_JOINS or any(ch.isalpha() for ch in tokens[q.first].text):
+        if gap in CODE_JOINS or any(ch.isalpha() for ch in tokens[q.first].text):  # "" (glued) is in it too
             return False  # a code's number ("INV-1044"), glued to its letters or read in one word with them
         after = units.get(q.last)
         if q.kind in (AMOUNT, DAYS) or after is not None and after.role == "concept":

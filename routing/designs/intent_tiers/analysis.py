@@ -26,7 +26,6 @@ except ImportError:  # pragma: no cover
     _zipf = None
 
 
-
 @dataclass(frozen=True)
 class Fired:
     tier: str
