@@ -24,6 +24,7 @@ from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number,
 from routing.core.typos import MIN_CORRECTABLE_LEN, fuzzy_cutoff
 from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
 from routing.core.units import GLUE, Unit, glued_names, group_units, unit_features
+from routing.core.verb_use import read_by_position
 from routing.core.wordcache import remember
 from routing.dates import DateRange, find_dates
 
@@ -220,6 +221,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     units = group_units(index, tokens, in_date, corrected, text, news)
     if any(ch in text for ch in GLUE):
         units = glued_names(units, tokens, text)
+    units = read_by_position(index, words, norm, starts, ends, units, capital)  # "bill Acme for ...", "invoice buat CV X"
     numbers = index.domain.words.numbers
     quantities = None  # read here only for a request to write; routing.core.params reads them otherwise
     if (numbers.plus or numbers.percent) and _has_digit(text) and asks_to_write(units):

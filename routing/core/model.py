@@ -158,6 +158,18 @@ class NumberWords:
 
 
 @dataclass(frozen=True)
+class VerbUse:
+    """A word read by where it stands (words.yaml `verb_use`): a term's word used as a verb (`words`: "bill Acme for
+    the work" creates an invoice) after a cue, or at a clause's start before an object or a name and a mark; a verb
+    that is also a value marker (`markers`: "invoice buat CV Berkah", for) between a term and a name."""
+    words: tuple[tuple[str, str], ...] = ()
+    cues: frozenset[str] = frozenset()
+    objects: frozenset[str] = frozenset()
+    marks: frozenset[str] = frozenset()
+    markers: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class LanguageWords:
     stopwords: frozenset[str]
     actions: tuple[tuple[tuple[str, ...], str, float], ...]  # (words, kind, strength)
@@ -218,6 +230,8 @@ class LanguageWords:
     # greetings, thanks and goodbyes (words.yaml `courtesy`): a clause of them alone asks nothing, set aside as framing is
     courtesy: tuple = ()
     courtesy_anchors: frozenset[str] = frozenset()
+    # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)
+    verb_use: VerbUse = field(default_factory=VerbUse)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from routing.core.errors import LexiconError, Problem
 from routing.core.framing import anchor_words, parse_template
-from routing.core.model import KINDS, LanguageWords, NumberWords
+from routing.core.model import KINDS, LanguageWords, NumberWords, VerbUse
 from routing.core.text import words
 from routing.core.yamlio import ProblemCollector, line_of, str_list
 
@@ -73,6 +73,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     anaphora: set[str] = set()
     done: list = []
     past: set[str] = set()
+    use: dict[str, Any] = {"words": {}, "cues": set(), "objects": set(), "marks": set(), "markers": set()}
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
@@ -82,8 +83,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy, verb_use)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -140,6 +141,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_anaphora = _anaphora(block, c, lang)
         said_done = _framing(block, c, lang, "done")
         said_done_after = _framing(block, c, lang, "done_after")
+        said_use = _verb_use(block, c, lang)
         said_past = [e.strip().casefold() for e in _as_str_list(block.get("past"), c, _line(block, "past"), f"{lang}.past") if e.strip()]
         if not keep:
             continue
@@ -157,6 +159,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         done.extend(said_done)
         done_after.extend(said_done_after)
         past.update(said_past)
+        for section, said_words in said_use.items():
+            use[section].update(said_words)
         for word, factor in said_numbers[0].items():
             other = factors.get(word)
             if other is not None and other[0] != factor:
@@ -189,7 +193,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          tuple(sorted(shorthand.items())), frozenset(contrast_before), frozenset(contrast_after),
                          tuple(correction), anchor_words(tuple(correction)), tuple(sorted(past, key=lambda e: (-len(e), e))),
                          tuple(purpose), tuple(preface), tuple(request), frozenset(anaphora), tuple(done), anchor_words(tuple(done)),
-                         tuple(done_after), anchor_words(tuple(done_after)), tuple(courtesy), anchor_words(tuple(courtesy)))
+                         tuple(done_after), anchor_words(tuple(done_after)), tuple(courtesy), anchor_words(tuple(courtesy)),
+                         VerbUse(tuple(sorted(use["words"].items())), *(frozenset(use[k]) for k in ("cues", "objects", "marks", "markers"))))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
@@ -201,6 +206,35 @@ def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
             c.add(_line(block, section), f"{lang}.{section}: {text!r} {problem}")
         else:
             out.append(template)
+    return out
+
+
+def _verb_use(block: dict, c: Any, lang: str) -> dict:
+    """words.yaml `verb_use`: `words` maps a word to the term word it creates as a verb ("bill: invoice", "invoice:
+    invoice"); `cues`, `objects`, `marks`, `markers` are lists of one word each."""
+    said = block.get("verb_use")
+    if said is None:
+        return {}
+    if not isinstance(said, dict):
+        c.add(_line(block, "verb_use"), f"{lang}.verb_use must map words/cues/objects/marks/markers to their words")
+        return {}
+    out: dict[str, Any] = {}
+    for key in said:
+        if key not in ("words", "cues", "objects", "marks", "markers"):
+            c.add(_line(said, key), f"{lang}.verb_use: unknown section {key!r} (expected words, cues, objects, marks, markers)")
+    forms = said.get("words") or {}
+    if not isinstance(forms, dict):
+        c.add(_line(said, "words"), f"{lang}.verb_use.words must map a word to the term word it creates (e.g. bill: invoice)")
+        forms = {}
+    out["words"] = {}
+    for form, base in forms.items():
+        f, b = words(str(form)), words(base) if isinstance(base, str) else ()
+        if len(f) != 1 or len(b) != 1:
+            c.add(_line(forms, form) or _line(said, "words"), f"{lang}.verb_use.words: {form!r}: {base!r} must map one word to another")
+        else:
+            out["words"][f[0]] = b[0]
+    for key in ("cues", "objects", "marks", "markers"):
+        out[key] = _one_words(said, key, c, f"{lang}.verb_use")
     return out
 
 
