@@ -7,6 +7,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Callable
 
 from routing.dates.fiscal_parts import fiscal_parts, fiscal_quarters
+from routing.dates.halves import halves
 from routing.dates.week_of import weeks_of
 from routing.dates.folded import case_sensitive
 from routing.dates.ranges import _Context
@@ -443,6 +444,13 @@ class PhraseFinder:
         return True
 
     def find(self, text: str, today: date, settings: DateSettings, *, word_gate: bool = True) -> list[DateRange]:
+        found = self._find(text, today, settings, word_gate=word_gate)
+        if self.halves_pattern is None or not text:
+            return found
+        joiners = frozenset(w.casefold() for w in self._roles.get("year_joiners", ()))
+        return halves(found, text, today, settings, self.halves_pattern, self.half_of, joiners)
+
+    def _find(self, text: str, today: date, settings: DateSettings, *, word_gate: bool = True) -> list[DateRange]:
         if not text:
             return []
         # An ASCII text: each family's needs read from its words once (WordGate); any other

@@ -3,6 +3,7 @@ with file and line for every problem; the tables are compiled into patterns by P
 read into ranges by RangeReadings."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 
@@ -124,6 +125,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
         context_months: set[str] = set()
         standalone: list[tuple[str, str, int]] = []  # (language, abbreviation standing alone as its month, line)
         week_of: set[str] = set()  # words before a day that make it the week it falls in (routing.dates.week_of)
+        half_of: dict[str, int] = {}  # words before a year that make it its first or second half (routing.dates.halves)
         roles: dict[str, set[str]] = {name: set() for name in (
             "ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes",
             "day_month_joiners", "year_context", "year_joiners", "month_parts", "year_genitives", "since_before",
@@ -230,6 +232,13 @@ class DateLexicon(PhraseFinder, RangeReadings):
             standalone.extend((where, w, block.key_lines.get("abbreviations_alone", block.line))
                               for w in reader.words(block, "abbreviations_alone", f"{where}.abbreviations_alone"))
             week_of.update(reader.words(block, "week_of", f"{where}.week_of"))
+            said_halves = reader.mapping(block, "halves", f"{where}.halves")
+            for number in said_halves:
+                line = said_halves.key_lines.get(number, said_halves.line)
+                if isinstance(number, bool) or number not in (1, 2):
+                    reader.fail(line, f"{where}.halves: {number!r} must be 1 or 2 (six months from the start, or the six after)")
+                for word in reader.words(said_halves, number, f"{where}.halves.{number}"):
+                    _put(half_of, " ".join(word.split()), number, reader, line, "halves entry")
 
             weekdays = reader.mapping(block, "weekdays", f"{where}.weekdays")
             own_days: list[str] = []
@@ -290,11 +299,17 @@ class DateLexicon(PhraseFinder, RangeReadings):
         self.standalone_abbreviations = frozenset(w for _, w, _ in standalone)  # read again by routing.core.analysis
         self._roles = roles
         self.week_of = tuple(sorted(week_of, key=lambda w: (-len(w), w)))  # longest first
+        self.half_of = half_of
+        self.halves_pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(
+            r"\s+".join(map(re.escape, w.split())) for w in sorted(half_of, key=lambda w: (-len(w), w))) + r")(?![^\W_])",
+            re.IGNORECASE) if half_of else None
 
         # Everything the lexicon knows, for the router's typo corrector.
         for table in (self._phrase_rule, self._unit_of, self._one_unit_of, self._number_value,
                       self._scale_value, self._teen_value, self._ordinal_value, self._month_of, self._weekday_of):
             self._vocabulary.update(table)
+        for phrase in half_of:
+            self._vocabulary.update(phrase.split())
         for own in (*self._modifier_of.values(), *self._month_modifier_of.values()):
             self._vocabulary.update(own)
         for words in roles.values():

@@ -24,6 +24,7 @@ _LANGUAGE_SECTIONS = (
     "ordinals", "ordinal_suffixes", "ordinal_prefixes", "months", "months_needing_context", "abbreviations_alone",
     "month_prefixes", "day_prefixes", "day_month_joiners", "year_context", "year_joiners", "spans",
     "month_modifiers", "since_month", "month_parts", "year_genitives", "weekdays", "weekday_prefixes", "week_of",
+    "halves",
 )
 _SPAN_KEYS = ("from", "to", "between", "and", "end")
 _MESSAGE_KEYS = (
