@@ -221,7 +221,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     units = group_units(index, tokens, in_date, corrected, text, news)
     if any(ch in text for ch in GLUE):
         units = glued_names(units, tokens, text)
-    units = read_by_position(index, words, norm, starts, ends, units, capital)  # "bill Acme for ...", "invoice buat CV X"
+    units = read_by_position(index, words, norm, starts, ends, units, capital, news)  # "bill Acme for ...", "invoice buat CV X"
     numbers = index.domain.words.numbers
     quantities = None  # read here only for a request to write; routing.core.params reads them otherwise
     if (numbers.plus or numbers.percent) and _has_digit(text) and asks_to_write(units):

@@ -159,13 +159,19 @@ class NumberWords:
 
 @dataclass(frozen=True)
 class VerbUse:
-    """A word read by where it stands (words.yaml `verb_use`): a term's word used as a verb (`words`: "bill Acme for
-    the work" creates an invoice) after a cue, or at a clause's start before an object or a name and a mark; a verb
-    that is also a value marker (`markers`: "invoice buat CV Berkah", for) between a term and a name."""
+    """A word read by where it stands (words.yaml `verb_use`, routing.core.verb_use): a term's word used as a verb
+    (`words`: "bill Acme for the work" creates an invoice) after one of `cues` ("need to", "please") or at a
+    clause's start, taking an object (one of `objects`, one of `determiners` before a term or a name, or a name;
+    a pronoun or a name there with one of `marks` after it); its past after one of `subjects` ("we billed") or
+    before one of `recipients` and a name ("billed to Dewi"); a verb that is also a value marker (`markers`:
+    "invoice buat CV Berkah?", for) between a term and a name, in a question of what is there."""
     words: tuple[tuple[str, str], ...] = ()
-    cues: frozenset[str] = frozenset()
+    cues: tuple[tuple[str, ...], ...] = ()
     objects: frozenset[str] = frozenset()
+    determiners: frozenset[str] = frozenset()
     marks: frozenset[str] = frozenset()
+    subjects: frozenset[str] = frozenset()
+    recipients: frozenset[str] = frozenset()
     markers: frozenset[str] = frozenset()
 
 

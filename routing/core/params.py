@@ -8,7 +8,7 @@ from typing import Any
 
 from routing.core.index import QueryAnalysis
 from routing.core.model import NumberWords, Tool
-from routing.core.quantities import AMOUNT, DAYS, PERCENT, PLAIN, Quantity, read_quantities
+from routing.core.quantities import AMOUNT, DAYS, PLAIN, Quantity, read_quantities
 
 _ARGUMENT_ROLES = ("literal", "number")
 WRITE_AMOUNT = 1000  # a plain number this large ending a write's name is its amount ("Sharma 12000"), a smaller one a name's ("Studio 54")
@@ -118,7 +118,7 @@ def suggest_params(
     if query_name is not None and query_name not in params:
         shaped = value_markers if plan.shaped else None
         if taken:  # "received 40,000 from Arora Steels": the amount is no part of the customer's name
-            argument = argument_text(a, concept_words=param_words, value_markers=shaped, named=bool(plan.writes),
+            argument = argument_text(a, concept_words=param_words, value_markers=shaped,
                                      skip=frozenset(t for q in taken for t in range(q.first, q.last)))
         elif arguments is None:
             argument = argument_text(a, concept_words=param_words, value_markers=shaped, identifier=plan.identifier)
@@ -140,8 +140,8 @@ def suggest_params(
 
 def _amounts_beside(a: QueryAnalysis, quantities, taken) -> tuple:
     """The quantities of a write's question that are no part of a name: an amount written as one (a currency,
-    a multiplier, digit groups: "50,000", "1.5 lakh", "5 juta"), a span of days ("due in 30 days"), a share
-    ("18% GST"), a count of a term ("5 invoices"), or a plain number of WRITE_AMOUNT or more not followed by a word in capitals
+    a multiplier, digit groups: "50,000", "1.5 lakh", "5 juta"), a span of days ("due in 30 days"), a count
+    of a term ("5 invoices"), or a plain number of WRITE_AMOUNT or more not followed by a word in capitals
     ("for Sharma 12000", "Bluedart 12000 dated 5 Jan"); a number inside a name stays ("Studio 54", "Century 21
     Realty", "Route 66 Motors"), and so does a code's ("INV-1044")."""
     units, tokens = {u.first: u for u in a.units}, a.tokens
@@ -150,7 +150,7 @@ def _amounts_beside(a: QueryAnalysis, quantities, taken) -> tuple:
         if gap in CODE_JOINS or any(ch.isalpha() for ch in tokens[q.first].text):  # "" (glued) is in it too
             return False  # a code's number ("INV-1044"), glued to its letters or read in one word with them
         after = units.get(q.last)
-        if q.kind in (AMOUNT, DAYS, PERCENT) or after is not None and after.role == "concept":
+        if q.kind in (AMOUNT, DAYS) or after is not None and after.role == "concept":
             return True
         named = after is not None and after.role in _ARGUMENT_ROLES and not _uncased(a, after.first, after.last)
         return q.kind == PLAIN and q.value >= WRITE_AMOUNT and not named
@@ -275,7 +275,7 @@ def _numbers_record(a: QueryAnalysis, unit_at: dict, q: Quantity, markers: froze
 
 
 def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset(), value_markers: frozenset[str] | None = None,
-                  skip: frozenset[int] = frozenset(), identifier: bool = False, named: bool = False) -> str:
+                  skip: frozenset[int] = frozenset(), identifier: bool = False) -> str:
     """The words a search or detail tool takes as its argument: each run of unknown words and
     numbers, cut from the query with its separators and its casing ("INV-2026-001", "PT Maju Jaya").
     A run said twice is taken once; a word in `concept_words` ends a run and is never part of one.
@@ -284,9 +284,7 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
     capitals, "AAPL"), or one right after a marker word ("from acme"); leftover words are not a value.
     A unit over a token in `skip` (a quantity a number parameter took) ends a run and is none of it.
     `identifier`: the argument names one record; where a run holds a code, the runs without one are none of it
-    ("the full breakdown of INV/2026/0087 (items, PPN, payments). thx!" -> "INV/2026/0087").
-    `named`: the argument is a party's name (a write's): where a run is written with a capital, runs of lower-case
-    words elsewhere are none of it ("bill Kapoor & Sons for the December consignment" -> "Kapoor & Sons")."""
+    ("the full breakdown of INV/2026/0087 (items, PPN, payments). thx!" -> "INV/2026/0087")."""
     units = a.units
     n = len(units)
     runs: list[tuple[int, int]] = []
@@ -309,8 +307,6 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
         while i < n and arg(i):
             i += 1
         runs.append((start, i))
-    if named and len(runs) > 1 and not all(_uncased(a, units[lo].first, units[hi - 1].last) for lo, hi in runs):
-        runs = [r for r in runs if _coded_run(units, *r) or not _uncased(a, units[r[0]].first, units[r[1] - 1].last)]
     if value_markers is None:
         coded = [r for r in runs if _coded_run(units, *r)]
         if identifier and coded:

@@ -73,7 +73,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     anaphora: set[str] = set()
     done: list = []
     past: set[str] = set()
-    use: dict[str, Any] = {"words": {}, "cues": set(), "objects": set(), "marks": set(), "markers": set()}
+    use: dict[str, Any] = {"words": {}, **{k: set() for k in _USE_LISTS}}
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
     for lang, block in data.items():
@@ -194,7 +194,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          tuple(correction), anchor_words(tuple(correction)), tuple(sorted(past, key=lambda e: (-len(e), e))),
                          tuple(purpose), tuple(preface), tuple(request), frozenset(anaphora), tuple(done), anchor_words(tuple(done)),
                          tuple(done_after), anchor_words(tuple(done_after)), tuple(courtesy), anchor_words(tuple(courtesy)),
-                         VerbUse(tuple(sorted(use["words"].items())), *(frozenset(use[k]) for k in ("cues", "objects", "marks", "markers"))))
+                         VerbUse(tuple(sorted(use["words"].items())), tuple(sorted(use["cues"], key=lambda c: (-len(c), c))),
+                                 *(frozenset(use[k]) for k in _USE_LISTS[1:])))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
@@ -209,9 +210,12 @@ def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
     return out
 
 
+_USE_LISTS = ("cues", "objects", "determiners", "marks", "subjects", "recipients", "markers")
+
+
 def _verb_use(block: dict, c: Any, lang: str) -> dict:
     """words.yaml `verb_use`: `words` maps a word to the term word it creates as a verb ("bill: invoice", "invoice:
-    invoice"); `cues`, `objects`, `marks`, `markers` are lists of one word each."""
+    invoice"); `cues` are phrases ("need to"), the other lists one word each."""
     said = block.get("verb_use")
     if said is None:
         return {}
@@ -220,8 +224,8 @@ def _verb_use(block: dict, c: Any, lang: str) -> dict:
         return {}
     out: dict[str, Any] = {}
     for key in said:
-        if key not in ("words", "cues", "objects", "marks", "markers"):
-            c.add(_line(said, key), f"{lang}.verb_use: unknown section {key!r} (expected words, cues, objects, marks, markers)")
+        if key != "words" and key not in _USE_LISTS:
+            c.add(_line(said, key), f"{lang}.verb_use: unknown section {key!r} (expected words, {', '.join(_USE_LISTS)})")
     forms = said.get("words") or {}
     if not isinstance(forms, dict):
         c.add(_line(said, "words"), f"{lang}.verb_use.words must map a word to the term word it creates (e.g. bill: invoice)")
@@ -233,7 +237,8 @@ def _verb_use(block: dict, c: Any, lang: str) -> dict:
             c.add(_line(forms, form) or _line(said, "words"), f"{lang}.verb_use.words: {form!r}: {base!r} must map one word to another")
         else:
             out["words"][f[0]] = b[0]
-    for key in ("cues", "objects", "marks", "markers"):
+    out["cues"] = [words(w) for w in _as_str_list(said.get("cues"), c, _line(said, "cues"), f"{lang}.verb_use.cues") if words(w)]
+    for key in _USE_LISTS[1:]:
         out[key] = _one_words(said, key, c, f"{lang}.verb_use")
     return out
 

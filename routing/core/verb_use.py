@@ -11,55 +11,91 @@ from dataclasses import replace
 
 # what ends a clause between two words: a verb at a clause's start is read as at the question's start
 CLAUSE_MARKS = frozenset(".,;:!?()[]\"'“”‘’—–>")
+CREATE = (("create", 1.0),)  # the kind a term's verb asks (routing.core.model.KINDS)
 
 
-def read_by_position(index, words: list[str], norm: str, starts: list[int], ends: list[int], units: list, capital) -> list:
+def read_by_position(index, words: list[str], norm: str, starts: list[int], ends: list[int], units: list, capital,
+                     read: list[str] | None = None) -> list:
     """`units` with a term's word used as a verb read as the creation of the term it names (its past as that term,
-    asking nothing), and a verb that is also a value marker read as the marker between a term and a name."""
+    asking nothing), and a verb that is also a value marker read as the marker between a term and a name. `read`:
+    the words as the router read them ("invoce" as invoice), else `words`."""
     use = index.domain.words.verb_use
     if not use.words and not use.markers:
         return units
     out = list(units)
     n = len(words)
     said = dict(use.words)
+    read = read or words
+    unit_at = {u.first: u for u in out}
 
-    def opens(i: int) -> bool:  # the word begins its clause
-        return i == 0 or any(ch in CLAUSE_MARKS for ch in norm[ends[i - 1]:starts[i]])
+    def opens(i: int) -> bool:  # the word begins its clause ("40,000" and "1.2" are one number, no clause)
+        if i == 0:
+            return True
+        gap = norm[ends[i - 1]:starts[i]]
+        if gap in (",", ".") and words[i - 1][-1:].isdigit() and words[i][:1].isdigit():
+            return False
+        return any(ch in CLAUSE_MARKS for ch in gap)
 
     def named(i: int) -> bool:  # typed with a capital, no record's number ("Acme", not "INV-1044")
         return i < n and capital(i) and not any(ch.isdigit() for ch in norm[starts[i]:].split(None, 1)[0])
+
+    def after_cue(i: int) -> bool:  # one of `cues` ends right before word i, inside its clause
+        return any(len(c) <= i and tuple(words[i - len(c):i]) == c and not any(opens(k) for k in range(i - len(c) + 1, i + 1))
+                   for c in use.cues)
+
+    def object_at(i: int) -> bool:  # what a verb takes: a pronoun, or a determiner before a term or a name
+        if i >= n or opens(i):
+            return False
+        if words[i] in use.objects or named(i):
+            return True
+        if words[i] not in use.determiners:
+            return False
+        k = i + 1
+        while k < n and not opens(k) and (unit_at.get(k) is None or unit_at[k].role == "stop"):
+            k += 1
+        u = unit_at.get(k)
+        return u is not None and not opens(k) and (u.role == "concept" and not u.kinds or named(k))
 
     for j, u in enumerate(out):
         if u.last - u.first != 1:
             continue
         i = u.first
-        word = words[i]
         if u.role == "concept" and use.words:
-            term, past = _verb_of(index, said, word)
+            term, past = _verb_of(index, said, words[i])
+            if term is None:
+                term, past = _verb_of(index, said, read[i])  # as read: "invoce" is invoice
             if term is None:
                 continue
             entry = index.phrases.get((term,))
             if entry is None or not entry.concept:
                 continue
-            after = words[i + 1] if i + 1 < n else ""
-            cue = not opens(i) and words[i - 1] in use.cues
             if past:
                 # "we billed Acme", "invoices billed to Dewi": what was created, no request ("Acme billed us": theirs)
-                if cue or (after in use.cues and not opens(i + 1)):
+                if (not opens(i) and words[i - 1] in use.subjects) or (
+                        i + 2 < n and words[i + 1] in use.recipients and not opens(i + 1) and named(i + 2)):
                     out[j] = replace(u, key=entry.concept, kinds=())
                 continue
-            if i + 1 >= n or opens(i + 1) or not (after in use.objects or named(i + 1)):
-                continue  # a verb takes its object: "to invoice INV-1044" names an invoice
-            if cue or (opens(i) and (after in use.objects or _marked(use, words, i + 2, n, opens))):
-                out[j] = replace(u, key=entry.concept, kinds=(("create", 1.0),))
-        elif u.role == "action" and word in use.markers and j and out[j - 1].role == "concept" and out[j - 1].last == i:
-            # "invoice buat CV Berkah": the marker of a name after a term, no verb
+            if not object_at(i + 1):
+                continue  # a verb takes its object: "to invoice INV-1044" names an invoice, "invoice this month" lists
+            if after_cue(i) or (opens(i) and (words[i + 1] not in use.objects and not named(i + 1) or _marked(use, words, i + 2, n, opens))):
+                out[j] = replace(u, key=entry.concept, kinds=CREATE)
+        elif u.role == "action" and words[i] in use.markers and j and not opens(i) and out[j - 1].role == "concept" \
+                and out[j - 1].last == i and _asks_of(out, j, norm, words, index.request_words):
+            # "ada invoice buat CV Berkah?": the marker of a name after a term, no verb
             k = i + 1
-            while k < n and not opens(k) and not named(k) and not any(v.kinds for v in out if v.first == k):
+            while k < n and not opens(k) and not named(k) and (unit_at.get(k) is None or not unit_at[k].kinds):
                 k += 1
             if named(k) and not opens(k):
-                out[j] = replace(u, role="stop", key=word, kinds=())
+                out[j] = replace(u, role="stop", key=words[i], kinds=())
     return out
+
+
+def _asks_of(units: list, j: int, norm: str, words: list[str], requests: frozenset[str]) -> bool:
+    """The question asks of what is there: a question mark, a verb of another kind than the one at j ("ada invoice
+    buat CV Berkah?", "cariin invoice buat Pak Joko"), or no word of a request ("faktur buat Toko Sejahtera"); a
+    request with no other verb ("tolong invoice buat PT Maju ya") still asks one made."""
+    return "?" in norm or any(v.kinds and v.kinds != units[j].kinds for k, v in enumerate(units) if k != j) \
+        or requests.isdisjoint(words)
 
 
 def _verb_of(index, said: dict, word: str) -> tuple[str | None, bool]:

@@ -447,8 +447,7 @@ class PhraseFinder:
         found = self._find(text, today, settings, word_gate=word_gate)
         if self.halves_pattern is None or not text:
             return found
-        joiners = frozenset(w.casefold() for w in self._roles.get("year_joiners", ()))
-        return halves(found, text, today, settings, self.halves_pattern, self.half_of, joiners)
+        return halves(found, text, today, settings, self.halves_pattern, self.half_of, self.half_joiners, self.half_blockers)
 
     def _find(self, text: str, today: date, settings: DateSettings, *, word_gate: bool = True) -> list[DateRange]:
         if not text:

@@ -300,8 +300,12 @@ class DateLexicon(PhraseFinder, RangeReadings):
         self._roles = roles
         self.week_of = tuple(sorted(week_of, key=lambda w: (-len(w), w)))  # longest first
         self.half_of = half_of
+        # between a half's words and its year ("of", "ka"); before them, a span's or a modifier's word leaves them unread
+        self.half_joiners = frozenset(w.casefold() for key in ("year_joiners", "year_genitives") for w in roles[key])
+        self.half_blockers = frozenset(w.casefold() for key in ("since_before", "between", "end") for w in roles[key]) | \
+            frozenset(w for own in self._modifier_of.values() for w, mod in own.items() if mod != "this")
         self.halves_pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(
-            r"\s+".join(map(re.escape, w.split())) for w in sorted(half_of, key=lambda w: (-len(w), w))) + r")(?![^\W_])",
+            r"[\s\-]+".join(map(re.escape, w.split())) for w in sorted(half_of, key=lambda w: (-len(w), w))) + r")(?![^\W_])",
             re.IGNORECASE) if half_of else None
 
         # Everything the lexicon knows, for the router's typo corrector.
