@@ -24,6 +24,7 @@ from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number,
 from routing.core.typos import MIN_CORRECTABLE_LEN, fuzzy_cutoff
 from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
 from routing.core.units import GLUE, Unit, glued_names, group_units, unit_features
+from routing.core.occasions import occasions
 from routing.core.verb_use import read_by_position
 from routing.core.wordcache import remember
 from routing.dates import DateRange, find_dates
@@ -204,6 +205,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         dates = _no_named_months(dates, index.date_lexicon.standalone_abbreviations, new_starts, new_ends, capital, text, typed)
     date_at = [_covered(d, new_starts, new_ends) for d in dates]
     framed, dropped, background = set_aside(index, words, norm, starts, ends, date_at, capital)
+    dropped = dropped | occasions(dates, date_at, framed, dropped, today) if len(dates) > 1 else dropped  # "we meet the bank tomorrow"
     if dropped:
         dates = tuple(d for d, at in zip(dates, date_at) if at not in dropped)
     in_date = [False] * n
