@@ -192,7 +192,7 @@ class _Context:
         months = {"month": 1, "quarter": 3, "year": 12}.get(unit)
         sign = 1 if future else -1
         if months is None:
-            days = count * (7 if unit == "week" else 1)
+            days = count * {"week": 7, "fortnight": 14}.get(unit, 1)
             far, clamp = _add_days(t, sign * days)
         else:
             far, clamp = _add_months(t, sign * months * count)

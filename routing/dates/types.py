@@ -13,9 +13,9 @@ DEFAULT_LEXICON_PATH = Path(__file__).resolve().parents[2] / "lexicons" / "_shar
 CALENDAR = "calendar"
 ROLLING = "rolling"
 
-_ROLLING_UNITS = ("day", "week", "month", "quarter", "year")
+_ROLLING_UNITS = ("day", "week", "fortnight", "month", "quarter", "year")  # a fortnight: two weeks, rolling only
 _CALENDAR_UNITS = ("week", "month", "quarter", "year", "weekend", "fiscal_year")
-_UNIT_KEYS = ("day", "week", "month", "quarter", "year", "weekend", "fiscal_year")
+_UNIT_KEYS = ("day", "week", "fortnight", "month", "quarter", "year", "weekend", "fiscal_year")
 _PHRASE_RULES = ("today", "yesterday", "tomorrow", "ytd", "mtd", "since_month_start", "qtd")
 _MODIFIERS = ("this", "last", "next")
 # The sections a language block may have (see the header of dates.yaml).
