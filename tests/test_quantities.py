@@ -260,3 +260,19 @@ def test_a_number_of_a_writes_name_stays(query, value):
 def test_counts_days_and_amounts_leave_a_writes_name(query, value):
     r = load_router("cfo").route(query, today="2026-01-22").to_dict()
     assert r["matches"][0]["suggested_params"]["customer"] == value
+
+
+@pytest.mark.parametrize("query", [
+    "create an invoice for Mehta Traders, 50,000, payment in 30 days",
+    "Mehra Furnitures ko 40 kursiyan bheji hain, unka invoice bana do, payment 30 din mein",
+    "naya invoice banao Sharma Traders ke liye 20,000 ka, payment within 15 days",
+])
+def test_payment_terms_in_days_ask_no_payment(query):
+    # "payment in 30 days": when the invoice falls due, no payment to record (record_payment was activated)
+    r = load_router("cfo").route(query, today="2026-01-22").to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "create_invoice"
+
+
+def test_a_payment_late_by_days_is_still_recorded():
+    r = load_router("cfo").route("record payment of 50,000 from Sharma Traders, 10 days late", today="2026-01-22").to_dict()
+    assert r["matches"][0]["name"] == "record_payment"

@@ -96,7 +96,8 @@ def amount_qualifiers(text: str, tokens, units: Sequence, quantities: Sequence[Q
     """The units (indices) of terms that say what an amount holds, not what is asked, in a request to
     write (the caller asks `asks_to_write`): a term right after an amount and "+" or a `plus` word
     ("48,500 + GST", "2 lakh plus GST"), or right after a share in a question that states an amount
-    ("1.2 lakh ka invoice, 18% GST laga ke"). None when no other term would be left to ask for
+    ("1.2 lakh ka invoice, 18% GST laga ke"), or right before a span of days ("payment in 30 days": when it falls
+    due). None when no other term would be left to ask for
     ("kitna 18% GST bana": GST is what is asked)."""
     if not quantities:
         return set()
@@ -125,6 +126,15 @@ def amount_qualifiers(text: str, tokens, units: Sequence, quantities: Sequence[Q
         if q.kind == PERCENT and not money:
             continue
         if added or q.kind == PERCENT or gap.strip() == "+":
+            out.add(ui)
+    # "payment in 30 days", "payment 30 din mein": a term right before a span of days (a stop word between at most)
+    # says when what is written falls due, not what is asked ("create an invoice ..., payment in 30 days")
+    before = {u.last: ui for ui, u in enumerate(units)}
+    for q in quantities:
+        ui = before.get(q.first) if q.kind == DAYS else None
+        if ui is not None and units[ui].role == "stop" and ui > 0 and units[ui - 1].last == units[ui].first:
+            ui -= 1
+        if ui is not None and units[ui].role == "concept" and not units[ui].kinds:
             out.add(ui)
     held = {units[j].key for j in out}
     if out and not any(u.role == "concept" and ui not in out and u.key not in held for ui, u in enumerate(units)):
