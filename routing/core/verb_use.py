@@ -7,6 +7,7 @@ Berkah) asks for no invoice to be made. Every word here comes from the lexicon; 
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
 
 # what ends a clause between two words: a verb at a clause's start is read as at the question's start
@@ -20,12 +21,12 @@ def read_by_position(index, words: list[str], norm: str, starts: list[int], ends
     asking nothing), and a verb that is also a value marker read as the marker between a term and a name. `read`:
     the words as the router read them ("invoce" as invoice), else `words`."""
     use = index.domain.words.verb_use
-    if not use.words and not use.markers:
-        return units
+    said, triggers = _said(index, use)
+    read = read or words
+    if triggers.isdisjoint(words) and (read is words or triggers.isdisjoint(read)):
+        return units  # most questions: no word of `verb_use` at all
     out = list(units)
     n = len(words)
-    said = dict(use.words)
-    read = read or words
     unit_at = {u.first: u for u in out}
 
     def opens(i: int) -> bool:  # the word begins its clause ("40,000" and "1.2" are one number, no clause)
@@ -88,6 +89,19 @@ def read_by_position(index, words: list[str], norm: str, starts: list[int], ends
             if named(k) and not opens(k):
                 out[j] = replace(u, role="stop", key=words[i], kinds=())
     return out
+
+
+_SAID: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _said(index, use) -> tuple[dict, frozenset]:
+    """`use.words` as a dict, and every word that may set the module to work (the words, their past forms, the
+    markers); kept per index."""
+    got = _SAID.get(index)
+    if got is None:
+        said = dict(use.words)
+        got = _SAID[index] = (said, frozenset(said) | {w + e for w in said for e in index.past_endings} | use.markers)
+    return got
 
 
 def _asks_of(units: list, j: int, norm: str, words: list[str], requests: frozenset[str]) -> bool:
