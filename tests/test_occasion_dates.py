@@ -1,7 +1,9 @@
-"""Dates that say when something happens, not what is asked (routing.core.occasions): a day ahead beside a period
-("we are seeing the auditors tomorrow and they want the expenses from last quarter") or a date right after a framing
-phrase ("before the board meeting on Monday, show me the P&L for December") is the occasion; the period is the
-question's date. A question with one date keeps it. Phrasings written before the mechanism, none from a set."""
+"""Days that say when something happens, not what is asked (routing.core.occasions, words.yaml `occasions`): a day
+ahead in a clause saying a meeting or a visit, beside a period ("we are seeing the auditors tomorrow and they want the
+expenses from last quarter"), or a day right after a framing phrase saying one ("before the board meeting on Monday,
+show me the P&L for December"), is the occasion. Two asked dates stay ("bills due tomorrow and payments from last
+week", "my boss wants last month's and this month's sales": a review's probes). Phrasings written before the
+mechanism and after the review, none from a set."""
 from __future__ import annotations
 
 import pytest
@@ -39,3 +41,21 @@ def test_the_occasion_is_no_period(routers, domain, query, tool, period):
 def test_one_date_is_kept(routers, domain, query, day):
     r = routers[domain].route(query, today=TODAY).to_dict()
     assert [(d["start"], d["end"]) for d in r["dates"]] == [day]
+
+
+@pytest.mark.parametrize("domain, query, n", [
+    ("accounting", "bills due tomorrow and payments from last week", 2),
+    ("cfo", "cash forecast for tomorrow vs yesterday", 2),
+    ("accounting", "my boss wants last month's and this month's sales", 2),
+    ("cfo", "sales yesterday, no wait I mean last week vs this week", 2),
+    ("accounting", "hi team, yesterday's and today's invoices", 2),
+])
+def test_two_asked_dates_stay(routers, domain, query, n):
+    r = routers[domain].route(query, today=TODAY).to_dict()
+    assert len(r["dates"]) == n
+
+
+def test_the_occasions_clause_is_no_search_text(routers):
+    r = routers["accounting"].route("the auditors come tomorrow, show invoices for Acme from last month", today=TODAY).to_dict()
+    assert [(d["start"], d["end"]) for d in r["dates"]] == [("2025-12-01", "2025-12-31")]
+    assert all("auditors" not in str(m["suggested_params"]) for m in r["matches"])

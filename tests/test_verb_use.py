@@ -46,6 +46,15 @@ def test_the_past_and_the_noun_ask_no_write(routers, domain, query, tool):
     assert status == "activated" and name == tool
 
 
+@pytest.mark.parametrize("query", [
+    "need to bill GST separately?",          # a term typed in capitals is no customer's name (a review's probes)
+    "can you bill IGST for interstate sales",
+])
+def test_a_term_in_capitals_is_no_object(routers, query):
+    _, name, _ = top(routers, "cfo", query)
+    assert name != "create_invoice"
+
+
 def test_to_invoice_a_numbered_record_names_it(routers):
     # "to invoice INV-1044": the invoice numbered, no verb ("invoice" before a code is the record)
     status, name, params = top(routers, "accounting", "link this to invoice INV-1044 and show it")

@@ -236,6 +236,8 @@ class LanguageWords:
     # greetings, thanks and goodbyes (words.yaml `courtesy`): a clause of them alone asks nothing, set aside as framing is
     courtesy: tuple = ()
     courtesy_anchors: frozenset[str] = frozenset()
+    # words saying something happens on a day (words.yaml `occasions`: "meet", "rapat"; routing.core.occasions)
+    occasions: frozenset[str] = frozenset()
     # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)
     verb_use: VerbUse = field(default_factory=VerbUse)
 

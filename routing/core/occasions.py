@@ -1,25 +1,37 @@
-"""Dates that say when something happens, not what period is asked (issue 22's held-out sets: a manager asking for
+"""Days that say when something happens, not what period is asked (issue 22's held-out sets: a manager asking for
 a meeting). "We meet the bank tomorrow and they'd like to see the payments from last month": tomorrow is the
-meeting, last month the period; "bikin slide buat rapat hari Senin ... penjualan selama Q4": Monday is the meeting
-(the date right after a framing phrase, routing.core.framing), Q4 the period. Such a date is dropped only where
-another date is left to ask about; a question with one date keeps it ("bills due tomorrow"). No word of any
-language is written here: framing phrases come from words.yaml, the rest is the calendar."""
+meeting, last month the period; "bikin slide buat rapat hari Senin ... penjualan selama Q4": Monday is the meeting,
+Q4 the period. A single day is an occasion where a word of words.yaml `occasions` ("meet", "rapat") says so: a day
+ahead in that word's clause beside a date that is not ahead, or a day right after a framing phrase holding the word
+("before the board meeting on Monday") beside a longer period. Dropped, its words read as framing is (no name, no
+search text; the whole clause where it is the occasion's alone: "the auditors come tomorrow, ..."); never every date ("bills due tomorrow and payments from last week" keeps both)."""
 from __future__ import annotations
 
 from datetime import date
 
 
-def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set, today: date) -> set:
-    """The token ranges (of `date_at`, one per date) of the dates that name an occasion: a single day after today
-    beside a date that is not in the future, or a date that starts right where a framing phrase ends ("for the
-    meeting on Monday"); never every date left."""
+def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set, today: date, words: list[str],
+              parts: list[tuple[int, int]], said: frozenset[str]) -> tuple[set, list]:
+    """(`dropped`, `framed`) with the token ranges of the dates that name an occasion added to both; `parts` are
+    the question's clauses (routing.core.framing.clauses), `said` the occasion words."""
     kept = [(d, at) for d, at in zip(dates, date_at) if at not in dropped and d.resolved]
-    if len(kept) < 2:
-        return set()
-    ends = {span[1] for span in framed if isinstance(span, tuple) and len(span) == 2}
-    out = set()
+    if len(kept) < 2 or said.isdisjoint(words):
+        return dropped, framed
+    holds = lambda lo, hi: not said.isdisjoint(words[lo:hi])
+    frames = [s for s in framed if isinstance(s, tuple) and len(s) == 2 and holds(*s)]
+    out, aside = [], []
     for d, at in kept:
-        ahead = d.start == d.end and d.start > today and any(o.start <= today for o, a in kept if a != at)
-        if ahead or at[0] in ends:
-            out.add(at)
-    return out if len(out) < len(kept) else set()
+        if d.start != d.end:
+            continue
+        others = [o for o, a in kept if a != at]
+        clause = next(((lo, hi) for lo, hi in parts if lo <= at[0] < hi), (0, len(words)))
+        ahead = d.start > today and holds(*clause) and any(o.start <= today for o in others)
+        after_frame = any(hi == at[0] for _, hi in frames) and any(o.start != o.end for o in others)
+        if ahead or after_frame:
+            out.append(at)
+            # "the auditors come tomorrow, show ...": a clause of the occasion alone says nothing of the ask
+            alone = ahead and not any(clause[0] <= a[0] < clause[1] for _, a in kept if a != at)
+            aside.append(clause if alone and clause[1] - clause[0] < len(words) else at)
+    if not out or len(out) == len(kept):
+        return dropped, framed
+    return dropped | set(out), [*framed, *aside]

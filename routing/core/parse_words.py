@@ -73,6 +73,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     anaphora: set[str] = set()
     done: list = []
     past: set[str] = set()
+    occasions: set[str] = set()
     use: dict[str, Any] = {"words": {}, **{k: set() for k in _USE_LISTS}}
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
@@ -83,8 +84,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy, verb_use)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy, verb_use, occasions)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -142,6 +143,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_done = _framing(block, c, lang, "done")
         said_done_after = _framing(block, c, lang, "done_after")
         said_use = _verb_use(block, c, lang)
+        said_occasions = _one_words(block, "occasions", c, lang)
         said_past = [e.strip().casefold() for e in _as_str_list(block.get("past"), c, _line(block, "past"), f"{lang}.past") if e.strip()]
         if not keep:
             continue
@@ -159,6 +161,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         done.extend(said_done)
         done_after.extend(said_done_after)
         past.update(said_past)
+        occasions.update(said_occasions)
         for section, said_words in said_use.items():
             use[section].update(said_words)
         for word, factor in said_numbers[0].items():
@@ -194,8 +197,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          tuple(correction), anchor_words(tuple(correction)), tuple(sorted(past, key=lambda e: (-len(e), e))),
                          tuple(purpose), tuple(preface), tuple(request), frozenset(anaphora), tuple(done), anchor_words(tuple(done)),
                          tuple(done_after), anchor_words(tuple(done_after)), tuple(courtesy), anchor_words(tuple(courtesy)),
-                         VerbUse(tuple(sorted(use["words"].items())), tuple(sorted(use["cues"], key=lambda c: (-len(c), c))),
-                                 *(frozenset(use[k]) for k in _USE_LISTS[1:])))
+                         verb_use=VerbUse(tuple(sorted(use["words"].items())), tuple(sorted(use["cues"], key=lambda c: (-len(c), c))),
+                                          *(frozenset(use[k]) for k in _USE_LISTS[1:])), occasions=frozenset(occasions))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:

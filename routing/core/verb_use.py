@@ -37,8 +37,9 @@ def read_by_position(index, words: list[str], norm: str, starts: list[int], ends
             return False
         return any(ch in CLAUSE_MARKS for ch in gap)
 
-    def named(i: int) -> bool:  # typed with a capital, no record's number ("Acme", not "INV-1044")
-        return i < n and capital(i) and not any(ch.isdigit() for ch in norm[starts[i]:].split(None, 1)[0])
+    def named(i: int) -> bool:  # typed with a capital, no record's number nor a term ("Acme"; not "INV-1044", "GST")
+        return i < n and capital(i) and not any(ch.isdigit() for ch in norm[starts[i]:].split(None, 1)[0]) \
+            and (unit_at.get(i) is None or unit_at[i].role != "concept")
 
     def after_cue(i: int) -> bool:  # one of `cues` ends right before word i, inside its clause
         return any(len(c) <= i and tuple(words[i - len(c):i]) == c and not any(opens(k) for k in range(i - len(c) + 1, i + 1))
