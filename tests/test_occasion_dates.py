@@ -59,3 +59,13 @@ def test_the_occasions_clause_is_no_search_text(routers):
     r = routers["accounting"].route("the auditors come tomorrow, show invoices for Acme from last month", today=TODAY).to_dict()
     assert [(d["start"], d["end"]) for d in r["dates"]] == [("2025-12-01", "2025-12-31")]
     assert all("auditors" not in str(m["suggested_params"]) for m in r["matches"])
+
+
+def test_the_occasion_is_named_in_a_note(routers):
+    # the date is set aside, and the user is told which and why (the Playground shows the match's notes)
+    m = routers["accounting"].route("We meet the bank tomorrow and they'd like to see the payments our customers made to "
+                                    "us last month", today=TODAY).matches[0]
+    assert m.name == "payment_list" and m.suggested_params["date_from"] == "2025-12-01"
+    assert any('"tomorrow"' in n and "set aside" in n for n in m.param_notes)
+    one = routers["accounting"].route("bills due tomorrow", today=TODAY).matches[0]
+    assert not any("set aside" in n for n in one.param_notes)

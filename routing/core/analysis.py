@@ -16,8 +16,7 @@ from operator import add, itemgetter, ne, sub
 from rapidfuzz.distance import OSA
 
 from routing.core.background import background_read, capital_of, statements_before
-from routing.core.framing import clauses, contrast_spans, framing_spans, preface_clause, purpose_clauses
-from routing.core.framing import inside as _inside
+from routing.core.framing import clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses
 from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
@@ -59,6 +58,7 @@ class QueryAnalysis:
     # what the text says, so no part of the analysis's value (repr, equality)
     quantities: tuple | None = field(default=None, repr=False, compare=False)
     advice: str = ""  # a how-to question's phrase ("how do i", words.yaml `advice`): its words ask for no tool
+    occasions: tuple[DateRange, ...] = ()  # days set aside as when something happens (routing.core.occasions)
 
     def surface_of(self, first: int, last: int) -> str:
         """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya",
@@ -205,7 +205,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         dates = _no_named_months(dates, index.date_lexicon.standalone_abbreviations, new_starts, new_ends, capital, text, typed)
     date_at = [_covered(d, new_starts, new_ends) for d in dates]
     framed, dropped, background = set_aside(index, words, norm, starts, ends, date_at, capital)
-    dropped, framed = occasions(dates, date_at, framed, dropped, today, words, clauses(norm, starts, ends), index.domain.words.occasions) if len(dates) > 1 else (dropped, framed)
+    dropped, framed, days = occasions(dates, date_at, framed, dropped, today, words, clauses(norm, starts, ends), index.domain.words.occasions) if len(dates) > 1 else (dropped, framed, ())
     if dropped:
         dates = tuple(d for d, at in zip(dates, date_at) if at not in dropped)
     in_date = [False] * n
@@ -283,7 +283,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         extras=tuple(dict.fromkeys(extras)),
         segments=segments,
         quantities=quantities,
-        advice=advice,
+        advice=advice, occasions=days,
     )
 
 

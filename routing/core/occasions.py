@@ -11,12 +11,12 @@ from datetime import date
 
 
 def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set, today: date, words: list[str],
-              parts: list[tuple[int, int]], said: frozenset[str]) -> tuple[set, list]:
-    """(`dropped`, `framed`) with the token ranges of the dates that name an occasion added to both; `parts` are
-    the question's clauses (routing.core.framing.clauses), `said` the occasion words."""
+              parts: list[tuple[int, int]], said: frozenset[str]) -> tuple[set, list, tuple]:
+    """(`dropped`, `framed`, the dates set aside) with the token ranges of the dates that name an occasion added to
+    the first two; `parts` are the question's clauses (routing.core.framing.clauses), `said` the occasion words."""
     kept = [(d, at) for d, at in zip(dates, date_at) if at not in dropped and d.resolved]
     if len(kept) < 2 or said.isdisjoint(words):
-        return dropped, framed
+        return dropped, framed, ()
     holds = lambda lo, hi: not said.isdisjoint(words[lo:hi])
     frames = [s for s in framed if isinstance(s, tuple) and len(s) == 2 and holds(*s)]
     out, aside = [], []
@@ -33,5 +33,5 @@ def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set,
             alone = ahead and not any(clause[0] <= a[0] < clause[1] for _, a in kept if a != at)
             aside.append(clause if alone and clause[1] - clause[0] < len(words) else at)
     if not out or len(out) == len(kept):
-        return dropped, framed
-    return dropped | set(out), [*framed, *aside]
+        return dropped, framed, ()
+    return dropped | set(out), [*framed, *aside], tuple(d for d, at in kept if at in out)

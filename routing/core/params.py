@@ -105,6 +105,8 @@ def suggest_params(
                 notes.append(f'could not use "{d.text}": {d.reason}')
             elif d.note:
                 notes.append(f'"{d.text}": {d.note}')
+    if a.occasions and plan.dated:  # "We meet the bank tomorrow and ...": said, and set aside, so the user sees why
+        notes.extend(f'"{d.text}" is when something happens, not the period asked: set aside' for d in a.occasions)
     taken: tuple[Quantity, ...] = ()
     if plan.numbered and numbers is not None:
         quantities = _quantities(a, numbers, arguments)
