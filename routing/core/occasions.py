@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from datetime import date
 
+from routing.core.framing import clauses
+
 
 def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set, today: date, words: list[str],
-              parts: list[tuple[int, int]], said: frozenset[str]) -> tuple[set, list, tuple]:
+              norm: str, starts: list[int], ends: list[int], said: frozenset[str]) -> tuple[set, list, tuple]:
     """(`dropped`, `framed`, the dates set aside) with the token ranges of the dates that name an occasion added to
-    the first two; `parts` are the question's clauses (routing.core.framing.clauses), `said` the occasion words."""
+    the first two; `norm`, `starts`, `ends` give the question's clauses (routing.core.framing.clauses), `said` the
+    occasion words."""
     kept = [(d, at) for d, at in zip(dates, date_at) if at not in dropped and d.resolved]
     if len(kept) < 2 or said.isdisjoint(words):
         return dropped, framed, ()
+    parts = clauses(norm, starts, ends)  # only where a word of an occasion is there
     holds = lambda lo, hi: not said.isdisjoint(words[lo:hi])
     frames = [s for s in framed if isinstance(s, tuple) and len(s) == 2 and holds(*s)]
     out, aside = [], []

@@ -229,25 +229,16 @@ def _verb_use(block: dict, c: Any, lang: str) -> dict:
     for key in said:
         if key != "words" and key not in _USE_LISTS:
             c.add(_line(said, key), f"{lang}.verb_use: unknown section {key!r} (expected words, {', '.join(_USE_LISTS)})")
-    forms = said.get("words") or {}
-    if not isinstance(forms, dict):
-        c.add(_line(said, "words"), f"{lang}.verb_use.words must map a word to the term word it creates (e.g. bill: invoice)")
-        forms = {}
-    out["words"] = {}
-    for form, base in forms.items():
-        f, b = words(str(form)), words(base) if isinstance(base, str) else ()
-        if len(f) != 1 or len(b) != 1:
-            c.add(_line(forms, form) or _line(said, "words"), f"{lang}.verb_use.words: {form!r}: {base!r} must map one word to another")
-        else:
-            out["words"][f[0]] = b[0]
+    out["words"] = _irregular(said, c, f"{lang}.verb_use", "words", same=True)  # "invoice: invoice" is its own verb
     out["cues"] = [words(w) for w in _as_str_list(said.get("cues"), c, _line(said, "cues"), f"{lang}.verb_use.cues") if words(w)]
     for key in _USE_LISTS[1:]:
         out[key] = _one_words(said, key, c, f"{lang}.verb_use")
     return out
 
 
-def _irregular(block: dict, c: Any, lang: str, section: str = "irregular") -> dict[str, str]:
-    """words.yaml `irregular` / `shorthand`: one word -> the one word it stands for ("spent: spend", "brp: berapa")."""
+def _irregular(block: dict, c: Any, lang: str, section: str = "irregular", same: bool = False) -> dict[str, str]:
+    """words.yaml `irregular` / `shorthand` / `verb_use.words`: one word -> the one word it stands for ("spent: spend",
+    "brp: berapa", "bill: invoice"); `same`: a word may stand for itself."""
     said = block.get(section)
     if said is None:
         return {}
@@ -257,7 +248,7 @@ def _irregular(block: dict, c: Any, lang: str, section: str = "irregular") -> di
     out = {}
     for form, base in said.items():
         f, b = words(str(form)), words(base) if isinstance(base, str) else ()
-        if len(f) != 1 or len(b) != 1 or f == b:
+        if len(f) != 1 or len(b) != 1 or (f == b and not same):
             c.add((_line(said, form) or _line(block, section)), f"{lang}.{section}: {form!r}: {base!r} must map one word to another")
         else:
             out[f[0]] = b[0]

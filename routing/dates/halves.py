@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from routing.dates.fiscal_parts import FISCAL_RULES
+from routing.dates.fiscal_parts import FISCAL_RULES, _gap_ok
 from routing.dates.ranges import _add_months
 from routing.dates.types import DateRange, DateSettings
 
@@ -98,9 +98,9 @@ def _year_end(year: int, first_month: int) -> date:
 
 
 def _joined(gap: str, joiners: frozenset[str]) -> bool:
-    """Between the words and the year: nothing, a comma, dash or slash, or words that join a part to its year."""
-    gap = re.sub(r"^['’]s\b", "", gap.casefold())  # a year's possessive: "last year's H2"
-    return all(w in joiners for w in re.findall(r"[^\s,\-/]+", gap))
+    """Between the words and the year: as between a quarter and its fiscal year (fiscal_parts), and a year's
+    possessive ("last year's H2")."""
+    return _gap_ok(re.sub(r"^['’]s\b", "", gap.casefold()), joiners)
 
 
 def _after_blocker(before: str, blockers: frozenset[str]) -> bool:
