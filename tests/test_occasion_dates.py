@@ -69,3 +69,26 @@ def test_the_occasion_is_named_in_a_note(routers):
     assert any('"tomorrow"' in n and "set aside" in n for n in m.param_notes)
     one = routers["accounting"].route("bills due tomorrow", today=TODAY).matches[0]
     assert not any("set aside" in n for n in one.param_notes)
+
+
+# A date naming the occasion itself, two words or fewer from its word: "Tuesday's partner review", "the June
+# audit", "the offsite next month"; an occasion the domain's tools are about ("meetings" to the calendar) is asked.
+@pytest.mark.parametrize("domain, query, tool, period", [
+    ("accounting", "for Tuesday's partner review please list the unpaid bills from last month", "bill_list",
+     ("2025-12-01", "2025-12-31")),
+    ("accounting", "ahead of the offsite next month, I need the expenses of Q4 2025", "expense_list",
+     ("2025-10-01", "2025-12-31")),
+    ("cfo", "for the June audit I want last financial year's balance sheet", "balance_sheet",
+     ("2024-04-01", "2025-03-31")),
+])
+def test_a_date_naming_the_occasion_is_no_period(routers, domain, query, tool, period):
+    r = routers[domain].route(query, today=TODAY).to_dict()
+    assert r["matches"][0]["name"] == tool
+    assert [(d["start"], d["end"]) for d in r["dates"]] == [period]
+
+
+def test_an_occasion_the_tools_are_about_is_asked():
+    from datetime import date
+    a = load_router("powers").router.analyze("which meetings did I have last week, and which emails came in this week",
+                                             today=date(2026, 1, 22))
+    assert [d.text for d in a.dates] == ["last week", "this week"] and not a.occasions

@@ -205,7 +205,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         dates = _no_named_months(dates, index.date_lexicon.standalone_abbreviations, new_starts, new_ends, capital, text, typed)
     date_at = [_covered(d, new_starts, new_ends) for d in dates]
     framed, dropped, background = set_aside(index, words, norm, starts, ends, date_at, capital)
-    dropped, framed, days = occasions(dates, date_at, framed, dropped, today, words, norm, starts, ends, index.domain.words.occasions) if len(dates) > 1 else (dropped, framed, ())
+    dropped, framed, days = occasions(dates, date_at, framed, dropped, today, words, norm, starts, ends, index) if len(dates) > 1 else (dropped, framed, ())
     if dropped:
         dates = tuple(d for d, at in zip(dates, date_at) if at not in dropped)
     in_date = [False] * n

@@ -11,27 +11,33 @@ from datetime import date
 
 from routing.core.framing import clauses
 
+NEAR = 2  # an occasion's word this many words or fewer before or after a date makes it the occasion's
+
 
 def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set, today: date, words: list[str],
-              norm: str, starts: list[int], ends: list[int], said: frozenset[str]) -> tuple[set, list, tuple]:
+              norm: str, starts: list[int], ends: list[int], index) -> tuple[set, list, tuple]:
     """(`dropped`, `framed`, the dates set aside) with the token ranges of the dates that name an occasion added to
-    the first two; `norm`, `starts`, `ends` give the question's clauses (routing.core.framing.clauses), `said` the
-    occasion words."""
+    the first two; `norm`, `starts`, `ends` give the question's clauses (routing.core.framing.clauses), `index` the
+    domain's occasion words (words.yaml `occasions`) and terms."""
+    said = index.domain.words.occasions
     kept = [(d, at) for d, at in zip(dates, date_at) if at not in dropped and d.resolved]
     if len(kept) < 2 or said.isdisjoint(words):
         return dropped, framed, ()
     parts = clauses(norm, starts, ends)  # only where a word of an occasion is there
     holds = lambda lo, hi: not said.isdisjoint(words[lo:hi])
+    # beside a date, an occasion the domain's tools are about ("meetings last week" to a calendar) is what is asked
+    beside = lambda lo, hi: any(w in said and not getattr(index.entry(w), "concept", None) for w in words[lo:hi])
     frames = [s for s in framed if isinstance(s, tuple) and len(s) == 2 and holds(*s)]
     out, aside = [], []
     for d, at in kept:
-        if d.start != d.end:
-            continue
         others = [o for o, a in kept if a != at]
         clause = next(((lo, hi) for lo, hi in parts if lo <= at[0] < hi), (0, len(words)))
-        ahead = d.start > today and holds(*clause) and any(o.start <= today for o in others)
-        after_frame = any(hi == at[0] for _, hi in frames) and any(o.start != o.end for o in others)
-        if ahead or after_frame:
+        day = d.start == d.end
+        ahead = day and d.start > today and holds(*clause) and any(o.start <= today for o in others)
+        after_frame = day and any(hi == at[0] for _, hi in frames) and any(o.start != o.end for o in others)
+        # "Friday's board meeting", "the Q3 review", "the audit prep next week": the date names the occasion
+        named = beside(max(at[0] - NEAR, clause[0]), at[0]) or beside(at[1], min(at[1] + NEAR, clause[1]))
+        if ahead or after_frame or named:
             out.append(at)
             # "the auditors come tomorrow, show ...": a clause of the occasion alone says nothing of the ask
             alone = ahead and not any(clause[0] <= a[0] < clause[1] for _, a in kept if a != at)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Callable
 
 from routing.dates.fiscal_parts import fiscal_parts, fiscal_quarters
 from routing.dates.halves import halves
+from routing.dates.month_days import month_days
 from routing.dates.week_of import weeks_of
 from routing.dates.folded import case_sensitive
 from routing.dates.ranges import _Context
@@ -445,9 +446,9 @@ class PhraseFinder:
 
     def find(self, text: str, today: date, settings: DateSettings, *, word_gate: bool = True) -> list[DateRange]:
         found = self._find(text, today, settings, word_gate=word_gate)
-        if self.halves_pattern is None or not text:
-            return found
-        return halves(found, text, today, settings, self.halves_pattern, self.half_of, self.half_joiners, self.half_blockers)
+        if self.halves_pattern is not None and text:
+            found = halves(found, text, today, settings, self.halves_pattern, self.half_of, self.half_joiners, self.half_blockers)
+        return month_days(found, text, today, self.month_days_pattern, lambda s: self._find(s, today, settings))
 
     def _find(self, text: str, today: date, settings: DateSettings, *, word_gate: bool = True) -> list[DateRange]:
         if not text:

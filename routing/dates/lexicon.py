@@ -11,6 +11,7 @@ from routing.core.errors import LexiconError, Problem
 from routing.core.safefile import read_text_bounded
 from routing.core.yamlio import LineDict, parse_yaml, str_list
 from routing.dates.finder import PhraseFinder
+from routing.dates.month_days import compile_days
 from routing.dates.readings import RangeReadings
 from routing.dates.types import (
     _LANGUAGE_SECTIONS,
@@ -127,7 +128,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
         week_of: set[str] = set()  # words before a day that make it the week it falls in (routing.dates.week_of)
         half_of: dict[str, int] = {}  # words before a year that make it its first or second half (routing.dates.halves)
         roles: dict[str, set[str]] = {name: set() for name in (
-            "ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes",
+            "ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes", "day_articles",
             "day_month_joiners", "year_context", "year_joiners", "month_parts", "year_genitives", "since_before",
             "since_after", "since_within", *_SPAN_KEYS, "before_number", "after_unit", "next_before_number", "next_after_unit")}
         languages: list[tuple[str, str, dict[str, list[str]], dict[str, list[str]], list[str]]] = []
@@ -253,7 +254,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
                 weekday_langs.append((where, block.get("modifier_position", "before"), own_days,
                                       reader.words(block, "weekday_prefixes", f"{where}.weekday_prefixes")))
 
-            for key in ("ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes",
+            for key in ("ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes", "day_articles",
                         "day_month_joiners", "year_context", "year_joiners", "month_parts",
                         "year_genitives"):
                 roles[key].update(reader.words(block, key, f"{where}.{key}"))
@@ -307,6 +308,9 @@ class DateLexicon(PhraseFinder, RangeReadings):
         self.halves_pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(
             r"[\s\-]+".join(map(re.escape, w.split())) for w in sorted(half_of, key=lambda w: (-len(w), w))) + r")(?![^\W_])",
             re.IGNORECASE) if half_of else None
+
+        # days of a month said as days: "the 15th of last month", "dari tanggal 3 sampai 17" (routing.dates.month_days)
+        self.month_days_pattern = compile_days(roles)
 
         # Everything the lexicon knows, for the router's typo corrector.
         for table in (self._phrase_rule, self._unit_of, self._one_unit_of, self._number_value,
