@@ -120,7 +120,7 @@ def suggest_params(
     if query_name is not None and query_name not in params:
         shaped = value_markers if plan.shaped else None
         if taken:  # "received 40,000 from Arora Steels": the amount is no part of the customer's name
-            argument = argument_text(a, concept_words=param_words, value_markers=shaped,
+            argument = argument_text(a, concept_words=param_words, value_markers=shaped, name_only=bool(plan.writes),
                                      skip=frozenset(t for q in taken for t in range(q.first, q.last)))
         elif arguments is None:
             argument = argument_text(a, concept_words=param_words, value_markers=shaped, identifier=plan.identifier)
@@ -277,7 +277,7 @@ def _numbers_record(a: QueryAnalysis, unit_at: dict, q: Quantity, markers: froze
 
 
 def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset(), value_markers: frozenset[str] | None = None,
-                  skip: frozenset[int] = frozenset(), identifier: bool = False) -> str:
+                  skip: frozenset[int] = frozenset(), identifier: bool = False, name_only: bool = False) -> str:
     """The words a search or detail tool takes as its argument: each run of unknown words and
     numbers, cut from the query with its separators and its casing ("INV-2026-001", "PT Maju Jaya").
     A run said twice is taken once; a word in `concept_words` ends a run and is never part of one.
@@ -286,7 +286,9 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
     capitals, "AAPL"), or one right after a marker word ("from acme"); leftover words are not a value.
     A unit over a token in `skip` (a quantity a number parameter took) ends a run and is none of it.
     `identifier`: the argument names one record; where a run holds a code, the runs without one are none of it
-    ("the full breakdown of INV/2026/0087 (items, PPN, payments). thx!" -> "INV/2026/0087")."""
+    ("the full breakdown of INV/2026/0087 (items, PPN, payments). thx!" -> "INV/2026/0087").
+    `name_only`: the argument names a party (a write's customer): where a run is a name written with capitals, runs
+    with no capital are none of it ("Reddy Constructions, 85,000 plus 18% GST" -> "Reddy Constructions")."""
     units = a.units
     n = len(units)
     runs: list[tuple[int, int]] = []
@@ -315,8 +317,15 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
             runs = coded
         # a code alone is the whole argument with the letters glued to its front ("INV-0788"); beside a name it is
         # no part of it ("from Kalyani Steels against INV-4410": the customer)
-        runs = [_id_edges(a, units, lo, hi, front=len(runs) == 1, identifier=identifier) if (lo, hi) in coded else (lo, hi)
-                for lo, hi in runs]
+        runs = [_cased_end(a, units, *(_id_edges(a, units, lo, hi, front=len(runs) == 1, identifier=identifier)
+                                        if (lo, hi) in coded else (lo, hi))) for lo, hi in runs]
+        if name_only and any(_named(a, units, lo, hi) for lo, hi in runs):
+            runs = [(lo, hi) for lo, hi in runs if _capitals(a, units, lo, hi)]
+            # one small word between two capitalised runs is the name's own ("Sharma and Sons", "House of Spices")
+            for k in range(len(runs) - 1, 0, -1):
+                (lo, hi), (lo2, hi2) = runs[k - 1], runs[k]
+                if lo2 == hi + 1 and units[hi].role == "stop" and _uncased(a, units[hi].first, units[hi].last):
+                    runs[k - 1:k + 1] = [(lo, hi2)]
     unique: list[str] = []
     seen: set[str] = set()
     for lo, hi in runs:
@@ -355,6 +364,30 @@ def _id_edges(a: QueryAnalysis, units, start: int, end: int, *, front: bool, ide
             and units[hi - 1].surface.isalpha() and _uncased(a, units[hi - 1].first, units[hi - 1].last):
         hi -= 1
     return lo, hi
+
+
+def _capitals(a: QueryAnalysis, units, start: int, end: int) -> list[int]:
+    """The units of units[start:end] written with a capital."""
+    return [j for j in range(start, end) if any(ch.isupper() for ch in a.surface_of(units[j].first, units[j].last))]
+
+
+def _named(a: QueryAnalysis, units, start: int, end: int) -> bool:
+    """units[start:end] hold a name written with capitals: two capitalised words or more, or one not first in the
+    question (a capital there may just begin the sentence)."""
+    caps = _capitals(a, units, start, end)
+    return len(caps) > 1 or bool(caps) and units[caps[0]].first > 0
+
+
+def _cased_end(a: QueryAnalysis, units, start: int, end: int) -> tuple[int, int]:
+    """A name written with capitals (_named) ends at its last capitalised word: lower-case words after it, and what
+    follows them, are the question's ("Bharat Packaging sent us", "Agarwal Steels ne ... bheja")."""
+    caps = _capitals(a, units, start, end)
+    if not _named(a, units, start, end) or caps[-1] == end - 1:
+        return start, end
+    after = caps[-1] + 1
+    if not (units[after].surface.isalpha() and _uncased(a, units[after].first, units[after].last)):
+        return start, end
+    return start, after
 
 
 def _value_of(a: QueryAnalysis, units, start: int, end: int, markers: frozenset[str]) -> str:
