@@ -25,7 +25,8 @@ def background_read(units, background, source: str, norm: str, starts: list[int]
     its sentence stays ("There is an old MariaDB database ...: would you run a query"), and so does a term that is
     a tool's own name (`tools`: "the orders table in mysql is big. could you count the rows?"): what the statement
     names may be the very thing asked of. Words of its own, names, numbers and amounts stay (dropping its lower-case
-    words as well, tried: labelled sets 0 fixed / 1 lost, sealed set 44 one lost). `cased`: the cased token spans of
+    words as well, tried: labelled sets 0 fixed / 1 lost, sealed set 44 one lost); those are marked `told`, no search
+    text where the ask names its own (routing.core.params.argument_text). `cased`: the cased token spans of
     a text that is not ASCII (None for ASCII; () when they do not align, and then no capital is seen)."""
     def named(u) -> bool:
         if u.key in tools:
@@ -34,9 +35,16 @@ def background_read(units, background, source: str, norm: str, starts: list[int]
             return False
         first = source[starts[u.first]] if cased is None else cased[u.first][0][:1]
         return first.isupper() and not SENTENCE_END.search(norm[ends[u.first - 1]:starts[u.first]])
-    return [replace(u, role="stop", key=u.surface, kinds=())
-            if u.role in BACKGROUND_ROLES and inside((u.first, u.last), background)
-            and not named(u) else u for u in units]
+    return [_read(u, background, named) for u in units]
+
+
+def _read(u, background, named):
+    """One unit as background_read reads it."""
+    if not inside((u.first, u.last), background) or named(u):
+        return u
+    if u.role in BACKGROUND_ROLES:
+        return replace(u, role="stop", key=u.surface, kinds=())
+    return replace(u, told=True) if u.role == "literal" else u
 
 
 def statements_before(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at, parts, framed,
@@ -108,11 +116,15 @@ def _tells(index, words: list[str], clause: tuple[int, int], framed, date_at, ca
     domain ("Create an invoice for Acme. Please add GST." and "List unpaid invoices. Please ..." ask twice) and
     holds a word of its own in lower case, one neither the domain's nor a stop word ("Mrs Pemberton rang", "the
     audit"; "For suppliers, could you list ...", "Laporan laba rugi bulan ini." and "Invoices for Acme Corp in
-    December. Which are unpaid?" only name what is asked for). `capital(i)`: word i is typed with a capital."""
+    December. Which are unpaid?" only name what is asked for), or opens with someone else as its subject (words.yaml
+    `narrators`: "he paid by transfer last week"). `capital(i)`: word i is typed with a capital."""
     told = opened = False
-    stop = index.domain.words.stopwords
+    stop, narrators = index.domain.words.stopwords, index.domain.words.narrators
     for i in range(*clause):
         w = words[i]
+        if not opened and w in narrators:  # "he paid by transfer last week": what someone else did
+            told = opened = True
+            continue
         if any(a <= i < b for a, b in framed) or any(a <= i < b for a, b in date_at) or w in stop:
             continue
         entry = index.entry(w)

@@ -238,6 +238,8 @@ class LanguageWords:
     courtesy_anchors: frozenset[str] = frozenset()
     # words saying something happens on a day (words.yaml `occasions`: "meet", "rapat"; routing.core.occasions)
     occasions: frozenset[str] = frozenset()
+    # someone else as a clause's subject (words.yaml `narrators`: "he", "dia"): the clause tells (routing.core.background)
+    narrators: frozenset[str] = frozenset()
     # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)
     verb_use: VerbUse = field(default_factory=VerbUse)
 

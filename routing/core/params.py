@@ -291,26 +291,30 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
     with no capital are none of it ("Reddy Constructions, 85,000 plus 18% GST" -> "Reddy Constructions")."""
     units = a.units
     n = len(units)
-    runs: list[tuple[int, int]] = []
-    i = 0
-    def arg(j: int) -> bool:
+    told = any(u.told for u in units)  # words of a statement before the ask: no argument where the ask has its own
+    def arg(j: int, keep_told: bool) -> bool:
         v = units[j]
-        if v.key in concept_words or (skip and v.first in skip):
+        if v.key in concept_words or (skip and v.first in skip) or (v.told and not keep_told):
             return False
         # a stop word typed with a capital inside the question, before a capitalised word, begins a name with it
         # ("invoices for Kak Ros", "faktur dari PT Gan Jaya"): "kak" alone is how the asker is addressed
         return v.role in _ARGUMENT_ROLES or (v.role == "stop" and v.first > 0 and j + 1 < n and units[j + 1].role == "literal"
                                              and v.surface.isalpha() and not _uncased(a, v.first, v.last)
                                              and not _uncased(a, units[j + 1].first, units[j + 1].last))
-    while i < n:
-        if not arg(i):
+    for keep_told in ((False, True) if told else (True,)):  # the statement's words where the ask names nothing
+        runs: list[tuple[int, int]] = []
+        i = 0
+        while i < n:
+            if not arg(i, keep_told):
+                i += 1
+                continue
+            start = i
             i += 1
-            continue
-        start = i
-        i += 1
-        while i < n and arg(i):
-            i += 1
-        runs.append((start, i))
+            while i < n and arg(i, keep_told):
+                i += 1
+            runs.append((start, i))
+        if runs:
+            break
     if value_markers is None:
         coded = [r for r in runs if _coded_run(units, *r)]
         if identifier and coded:

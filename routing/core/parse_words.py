@@ -74,6 +74,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     done: list = []
     past: set[str] = set()
     occasions: set[str] = set()
+    narrators: set[str] = set()
     use: dict[str, Any] = {"words": {}, **{k: set() for k in _USE_LISTS}}
     if not isinstance(data, dict):
         raise LexiconError([Problem(label, 1, "must be a mapping of language code -> words")])
@@ -84,8 +85,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy, verb_use, occasions)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions", "narrators"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy, verb_use, occasions, narrators)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -144,6 +145,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_done_after = _framing(block, c, lang, "done_after")
         said_use = _verb_use(block, c, lang)
         said_occasions = _one_words(block, "occasions", c, lang)
+        said_narrators = _one_words(block, "narrators", c, lang)
         said_past = [e.strip().casefold() for e in _as_str_list(block.get("past"), c, _line(block, "past"), f"{lang}.past") if e.strip()]
         if not keep:
             continue
@@ -162,6 +164,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         done_after.extend(said_done_after)
         past.update(said_past)
         occasions.update(said_occasions)
+        narrators.update(said_narrators)
         for section, said_words in said_use.items():
             use[section].update(said_words)
         for word, factor in said_numbers[0].items():
@@ -198,7 +201,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          tuple(purpose), tuple(preface), tuple(request), frozenset(anaphora), tuple(done), anchor_words(tuple(done)),
                          tuple(done_after), anchor_words(tuple(done_after)), tuple(courtesy), anchor_words(tuple(courtesy)),
                          verb_use=VerbUse(tuple(sorted(use["words"].items())), tuple(sorted(use["cues"], key=lambda c: (-len(c), c))),
-                                          *(frozenset(use[k]) for k in _USE_LISTS[1:])), occasions=frozenset(occasions))
+                                          *(frozenset(use[k]) for k in _USE_LISTS[1:])), occasions=frozenset(occasions),
+                         narrators=frozenset(narrators))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
