@@ -62,3 +62,10 @@ def test_a_question_gets_the_days():
     assert r["matches"][0]["name"] == "invoice_list"
     assert (r["matches"][0]["suggested_params"]["date_from"], r["matches"][0]["suggested_params"]["date_to"]) == \
         ("2025-12-05", "2025-12-12")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("all of 2024 by month", [("all of 2024", "2024-01-01", "2024-12-31")]),
+])
+def test_a_whole_year(lexicon, text, expected):   # dates.yaml year_context
+    assert ranges(text, lexicon) == expected

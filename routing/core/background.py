@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from routing.core.framing import SENTENCE_END, background_clauses, inside
+from routing.core.framing import FULL_STOP, SENTENCE_END, background_clauses, inside
 
 # What a statement made before the ask loses: its terms, verbs and vague words; its names, amounts and
 # dates stay (a parameter may be said there: "Received 75k from Sinha Traders. Please record the payment")
@@ -53,14 +53,14 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     none. `capital(i)`: word i is typed with a capital (capital_of)."""
     w = index.domain.words
     n = len(words)
-    before, ask = background_clauses(words, parts, w.request, norm, starts, ends, w.stopwords, framed)
+    before, ask = background_clauses(words, parts, w.request, norm, starts, ends, w.stopwords, framed, lambda ws, i: _opens(index, ws, i))
     if not before:
         return [], set()
     in_date = {i for a, b in date_at for i in range(a, b)}
     asked = [words[i] for i in range(ask, n) if i not in in_date]
     refers = _suffixes(w.anaphora)
     if any(x in w.anaphora or (refers and len(x) > 4 and x.endswith(refers)) for x in asked) or not _names_term(index, asked) \
-            or not all(_tells(index, words, c, framed, date_at, capital) for c in before):
+            or not all(any(_tells(index, words, c, framed, date_at, capital) for c in s) for s in _sentences(before, norm, starts, ends)):
         return [], set()
     # a statement's date where the ask names its own is no date of the ask ("The audit is in March. Could you show
     # the bank balance for December?"); its words are no name. A statement only a comma parts from the ask drops its
@@ -103,6 +103,36 @@ def capital_of(source: str, starts: list[int], cased):
         # a sentence's first word is a name where the next is typed with a capital too ("Tata Steel ke bills ...")
         return bool(before) and before[-1] not in ".?!" or i + 1 < n and typed(i + 1)[0]
     return capital
+
+
+def _sentences(parts: list[tuple[int, int]], norm: str, starts: list[int], ends: list[int]) -> list[list[tuple[int, int]]]:
+    """The clauses grouped by sentence: a sentence tells where one of its clauses does ("Our new bookkeeper, Tom, is
+    reconciling the supplier side ...": the clauses a comma parts are one statement)."""
+    out: list[list[tuple[int, int]]] = []
+    for lo, hi in parts:
+        if out and not SENTENCE_END.search(norm[ends[out[-1][-1][1] - 1]:starts[lo]]):
+            out[-1].append((lo, hi))
+        else:
+            out.append([(lo, hi)])
+    return out
+
+
+def opens_sentence(index, words: list[str], norm: str, starts: list[int], ends: list[int]) -> bool:
+    """A sentence after the first opens with a verb or a question of the domain ("... I can't explain it to the board.
+    Show me the cash flow statement for Q4 2025."): it may ask after a statement."""
+    stop = index.domain.words.stopwords
+    for i in range(1, len(words)):
+        if FULL_STOP.search(norm[ends[i - 1]:starts[i]]):
+            j = next((k for k in range(i, len(words)) if words[k] not in stop), None)
+            if _opens(index, words, i) or j is not None and _opens(index, words, j):
+                return True
+    return False
+
+
+def _opens(index, words: list[str], i: int) -> bool:
+    """Word i (or the phrase of two it begins) is a verb or a question of the domain ("show", "how much")."""
+    entry = index.phrases.get(tuple(words[i:i + 2])) if i + 1 < len(words) else None
+    return bool(entry is not None and entry.kinds or _kinds(index, words[i]))
 
 
 def _kinds(index, word: str) -> tuple:
