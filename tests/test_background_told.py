@@ -66,3 +66,17 @@ def test_a_colon_elaborates_no_story(routers):
     name, _ = top(routers, "accounting", "Saya disuruh cek utang kita ke pemasok: mana yang sudah lewat jatuh tempo, "
                                          "dan sudah telat berapa lama?")
     assert name == "payables_aging"
+
+
+def test_a_name_in_the_story_points_no_search(routers):
+    # "Lina" is who sent the invoices, said before the ask: the ask lists, and its filter takes none of the story
+    name, params = top(routers, "accounting", "I was on leave and came back to a stack of messages from the team. One "
+                                              "of them says Lina sent out a lot of invoices while I was gone. Could "
+                                              "you list every invoice we raised last week?")
+    assert name == "invoice_list" and "customer" not in params
+    assert (params["date_from"], params["date_to"]) == ("2026-01-12", "2026-01-18")
+
+
+def test_a_write_takes_the_party_the_story_names(routers):
+    name, params = top(routers, "cfo", "Received 75k from Sinha Traders this morning. Please record the payment")
+    assert name == "record_payment" and params["customer"] == "Sinha Traders"

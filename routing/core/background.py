@@ -40,8 +40,10 @@ def background_read(units, background, source: str, norm: str, starts: list[int]
 
 def _read(u, background, named):
     """One unit as background_read reads it."""
-    if not inside((u.first, u.last), background) or named(u):
+    if not inside((u.first, u.last), background):
         return u
+    if named(u):  # kept, as a parameter may be said there; no name the ask points a search at
+        return replace(u, told=True) if u.role == "literal" else u
     if u.role in BACKGROUND_ROLES:
         return replace(u, role="stop", key=u.surface, kinds=())
     return replace(u, told=True) if u.role == "literal" else u

@@ -123,13 +123,14 @@ def suggest_params(
             argument = argument_text(a, concept_words=param_words, value_markers=shaped, name_only=bool(plan.writes),
                                      skip=frozenset(t for q in taken for t in range(q.first, q.last)))
         elif arguments is None:
-            argument = argument_text(a, concept_words=param_words, value_markers=shaped, identifier=plan.identifier)
+            argument = argument_text(a, concept_words=param_words, value_markers=shaped, identifier=plan.identifier,
+                                     name_only=bool(plan.writes))
         else:
-            key = (shaped is None, plan.identifier)
+            key = (shaped is None, plan.identifier, bool(plan.writes))
             argument = arguments.get(key)
             if argument is None:
                 argument = arguments[key] = argument_text(a, concept_words=param_words, value_markers=shaped,
-                                                          identifier=plan.identifier)
+                                                          identifier=plan.identifier, name_only=bool(plan.writes))
         if argument:
             params[query_name] = argument
     for name, default, note in plan.required:
@@ -301,7 +302,8 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
         return v.role in _ARGUMENT_ROLES or (v.role == "stop" and v.first > 0 and j + 1 < n and units[j + 1].role == "literal"
                                              and v.surface.isalpha() and not _uncased(a, v.first, v.last)
                                              and not _uncased(a, units[j + 1].first, units[j + 1].last))
-    for keep_told in ((False, True) if told else (True,)):  # the statement's words where the ask names nothing
+    # a write's party may be named only in the statement ("Received 75k from Sinha Traders. Please record the payment")
+    for keep_told in ((False, True) if told and name_only else (False,) if told else (True,)):
         runs: list[tuple[int, int]] = []
         i = 0
         while i < n:

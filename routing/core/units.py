@@ -342,6 +342,8 @@ def unit_features(units, tokens, text: str) -> tuple[list[str], list[str]]:
         if role == "number" or (role == "literal" and u.surface[:1].isdigit()):
             after = text[tokens[u.last - 1].end : tokens[u.last - 1].end + 2].lstrip()
             extras.append("#pct" if after[:1] == "%" else "#num")
+        if role == "literal" and u.told:  # a statement's own word before the ask: the ask's words say what is asked
+            continue
         if role == "literal" or role == "concept" or role == "action":
             keys.append(u.key)
     return keys, extras
