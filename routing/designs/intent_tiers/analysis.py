@@ -206,6 +206,9 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     ]
     introduced = {i for i, w in enumerate(words) if _could_be_name(i, w) and _named_after(i)}
     unknown_at = sorted(set(unknown_at) | introduced)
+    if mentions:  # a name in a statement before the sentence naming the players is the story's ("Grup WhatsApp ...");
+        said = min(m.first for m in mentions)  # one in a question before it is asked about ("How is Mbappe? And Okafor?")
+        unknown_at = [i for i in unknown_at if i > said or not _told_before(base.text[base.tokens[i].end:base.tokens[said].start])]
     unknown = _names(unknown_at, [f[-1] for f in forms], {i for i, w in enumerate(words) if w in capitalised})
     # weak triggers ("stats", "form") need someone to be about: a player, a pronoun or a name-like word,
     # or a query that says nothing else ("I need help", "show me the stats": the design document's
@@ -305,3 +308,8 @@ def _rare(word: str, languages) -> bool:
     if _zipf is None:
         return False
     return not common_word(word, tuple(languages or ("en",)))
+
+
+def _told_before(between: str) -> bool:
+    """The text between a name and the first player named ends a statement (a full stop, no question mark)."""
+    return "?" not in between and any(ch in ".!" for ch in between)
