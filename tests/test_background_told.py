@@ -80,3 +80,15 @@ def test_a_name_in_the_story_points_no_search(routers):
 def test_a_write_takes_the_party_the_story_names(routers):
     name, params = top(routers, "cfo", "Received 75k from Sinha Traders this morning. Please record the payment")
     assert name == "record_payment" and params["customer"] == "Sinha Traders"
+
+
+# A statement's own words weigh nothing in the ask's score (scoring's content mass): the ask alone decides.
+@pytest.mark.parametrize("domain, query, tool", [
+    ("cfo", "Tim audit dari kantor pusat juga mau lihat kondisi keuangan sebelum rapat tahunan. Tolong tampilkan saldo "
+            "semua rekening bank kita sekarang.", "bank_balance"),
+    ("accounting", "My sister runs the shop on Saturdays and she swore the new card machine was charging people twice, "
+                   "which made me nervous all week. Could you list every payment we received last week?", "payment_list"),
+])
+def test_the_story_weighs_nothing(routers, domain, query, tool):
+    r = routers[domain].route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["name"] == tool

@@ -43,10 +43,10 @@ def _read(u, background, named):
     if not inside((u.first, u.last), background):
         return u
     if named(u):  # kept, as a parameter may be said there; no name the ask points a search at
-        return replace(u, told=True) if u.role == "literal" else u
+        return replace(u, told="name") if u.role == "literal" else u
     if u.role in BACKGROUND_ROLES:
         return replace(u, role="stop", key=u.surface, kinds=())
-    return replace(u, told=True) if u.role == "literal" else u
+    return replace(u, told="word") if u.role == "literal" else u
 
 
 def statements_before(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at, parts, framed,

@@ -111,7 +111,7 @@ def score_keyword(a: QueryAnalysis, index: RouterIndex, patterns: PatternHits) -
     Concepts weigh their idf over tools (rare terms say more); words the lexicon does not know
     weigh LITERAL_MASS, except for search/detail tools, where they are what is searched for; one the
     tool's description uses, by its rarity there (routing.core.enrich.described: "net" for gst_summary)."""
-    content = [(ui, u) for ui, u in enumerate(a.units) if u.role in ("concept", "literal")]
+    content = [(ui, u) for ui, u in enumerate(a.units) if u.role in ("concept", "literal") and u.told != "word"]  # a statement's own words ask nothing
     if not content:
         return {}
     candidates: set[int] = set(patterns.covered)

@@ -24,7 +24,7 @@ class Unit:
     last: int
     via: str = "keyword"  # keyword | synonym | fuzzy
     kinds: tuple[tuple[str, float], ...] = ()
-    told: bool = False  # a word of its own in a statement made before the ask (routing.core.background)
+    told: str = ""  # said in a statement before the ask (routing.core.background): "word" (its own) or "name" (typed as one)
 
 
 def _known_word_with_letters(index, word: str) -> bool:
