@@ -37,7 +37,7 @@ def _unit_features(units, tokens, text):
         elif u.role == "number" or (u.role == "literal" and u.surface[:1].isdigit()):
             after = text[tokens[u.last - 1].end : tokens[u.last - 1].end + 2].lstrip()
             extras.append("#pct" if after[:1] == "%" else "#num")
-        if u.role in ("concept", "literal", "action"):
+        if u.role in ("concept", "literal", "action") and not (u.role == "literal" and u.told):  # the later rule
             keys.append(u.key)
     return keys, extras
 
@@ -194,7 +194,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
             prev = concepts.get(u.key)
             if prev is None or (prev == "fuzzy" and u.via != "fuzzy") or (prev == "synonym" and u.via == "keyword"):
                 concepts[u.key] = u.via
-        elif u.role == "literal":
+        elif u.role == "literal" and not u.told:  # the later rule: a statement's words before the ask
             literals.append(u.key)
         if u.kinds:
             actions.extend(u.kinds)
@@ -202,7 +202,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
             vague.append(u.surface)
         elif u.role == "action" and _said_vaguely(self, u.surface):  # a verb that is a vague word too, where no name says what of
             vague_verbs.append(u.surface)
-    names = tuple(u.surface for u in units if u.role == "literal" and (capital[u.first] or u.last - u.first > 1))
+    names = tuple(u.surface for u in units if u.role == "literal" and not u.told and (capital[u.first] or u.last - u.first > 1))
     return QueryAnalysis(
         text=text,
         tokens=tuple(tokens),

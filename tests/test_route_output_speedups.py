@@ -22,7 +22,8 @@ from routing.core import sole
 from routing.core.bare import moved
 from routing.core.fastinit import fast_frozen_dict_init
 from routing.core.model import Tool
-from routing.core.params import ParamPlan, _code_said, _coded_run, _id_edges, _uncased, argument_text, suggest_params
+from routing.core.params import (ParamPlan, _capitals, _cased_end, _code_said, _coded_run, _id_edges, _named, _uncased,
+                                  argument_text, suggest_params)
 from routing.core.schema import Match, PathFields, RouteResult
 from routing.core.scoring import Scored
 from routing.core.text import words
@@ -37,7 +38,7 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 # ------------------------------------------------------------------ the ways replaced (as they were)
 
 
-def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_markers=None, identifier_kinds=()):
+def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_markers=None, identifier_kinds=(), write_kinds=()):
     params, notes = {}, []
     by_name = {p.name: p for p in tool.params}
     for name, value in pattern_params.items():
@@ -72,7 +73,7 @@ def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_m
         shaped = value_markers
     if query_param is not None and query_param.name not in params:
         argument = old_argument_text(a, concept_words=param_words, value_markers=shaped,
-                                     identifier=tool.kind in identifier_kinds and shaped is None)
+                                     identifier=tool.kind in identifier_kinds and shaped is None, name_only=tool.kind in write_kinds)
         if argument:
             params[query_param.name] = argument
     for p in tool.params:
@@ -85,25 +86,23 @@ def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_m
     return params, notes
 
 
-def old_argument_text(a, *, concept_words=frozenset(), value_markers=None, identifier=False):
-    spans, start, units = [], None, a.units
-
-    def capital_stop(i, u):  # a stop word typed with a capital before a capitalised word begins a name (the later rule)
-        return (u.role == "stop" and u.first > 0 and i + 1 < len(units) and units[i + 1].role == "literal" and u.surface.isalpha()
-                and not _uncased(a, u.first, u.last) and not _uncased(a, units[i + 1].first, units[i + 1].last))
-    for i, u in enumerate(units + (None,)):
-        if u is not None and (u.role in ("literal", "number") or capital_stop(i, u)) and u.key not in concept_words:
-            if start is None:
-                start = i
-            continue
-        if start is not None:
-            spans.append((start, i))
-            start = None
+def old_argument_text(a, *, concept_words=frozenset(), value_markers=None, identifier=False, name_only=False):
+    units = a.units
+    spans = _old_spans(a, concept_words, False)  # the later rule: no word of a statement before the ask ...
+    if not spans and name_only:  # ... but a write's party, where only the statement names it
+        spans = _old_spans(a, concept_words, True)
     if value_markers is None:  # a record's code: the later rule (routing.core.params._id_edges), read the same way
         coded = [s for s in spans if _coded_run(units, *s)]
         if identifier and coded:
             spans = coded
-        spans = [_id_edges(a, units, *s, front=len(spans) == 1, identifier=identifier) if s in coded else s for s in spans]
+        spans = [_cased_end(a, units, *(_id_edges(a, units, *s, front=len(spans) == 1, identifier=identifier) if s in coded else s))
+                 for s in spans]
+        if name_only and any(_named(a, units, *s) for s in spans):  # the later rules: a write's party, its small words
+            spans = [s for s in spans if _capitals(a, units, *s)]
+            for k in range(len(spans) - 1, 0, -1):
+                (lo, hi), (lo2, hi2) = spans[k - 1], spans[k]
+                if lo2 == hi + 1 and units[hi].role == "stop" and _uncased(a, units[hi].first, units[hi].last):
+                    spans[k - 1:k + 1] = [(lo, hi2)]
     runs = []
     for lo, hi in spans:
         text = a.surface_of(units[lo].first, units[hi - 1].last)
@@ -113,6 +112,24 @@ def old_argument_text(a, *, concept_words=frozenset(), value_markers=None, ident
             runs.append(text)
     seen: set[str] = set()
     return " ".join([r for r in runs if not (r.casefold() in seen or seen.add(r.casefold()))])
+
+
+def _old_spans(a, concept_words, keep_told):
+    spans, start, units = [], None, a.units
+
+    def capital_stop(i, u):  # a stop word typed with a capital before a capitalised word begins a name (the later rule)
+        return (u.role == "stop" and u.first > 0 and i + 1 < len(units) and units[i + 1].role == "literal" and u.surface.isalpha()
+                and not _uncased(a, u.first, u.last) and not _uncased(a, units[i + 1].first, units[i + 1].last))
+    for i, u in enumerate(units + (None,)):
+        if u is not None and (u.role in ("literal", "number") or capital_stop(i, u)) and u.key not in concept_words \
+                and (keep_told or not u.told):
+            if start is None:
+                start = i
+            continue
+        if start is not None:
+            spans.append((start, i))
+            start = None
+    return spans
 
 
 def _old_value_of(a, text, units, start, end, markers):
@@ -227,9 +244,10 @@ def test_suggested_params_from_a_kept_plan_and_one_argument_text_are_what_they_w
         arguments: dict = {}  # kept across the tools of one question, as Router._matches keeps it
         for tool, plan in zip(router.index.tools, router.param_plans):
             kinds = router.domain.settings.weights.identifier_kinds
-            want = old_suggest_params(tool, a, patterns, router.param_words, markers, kinds)
+            writes = router.domain.settings.weights.explicit_kinds
+            want = old_suggest_params(tool, a, patterns, router.param_words, markers, kinds, writes)
             assert suggest_params(tool, a, patterns, router.param_words, markers, plan=plan, arguments=arguments) == want
-            assert suggest_params(tool, a, patterns, router.param_words, markers, plan=ParamPlan.of(tool, kinds)) == want
+            assert suggest_params(tool, a, patterns, router.param_words, markers, plan=ParamPlan.of(tool, kinds, writes)) == want
             assert list(plan.key_params) == tool.key_params
 
 

@@ -16,7 +16,7 @@ from operator import add, itemgetter, ne, sub
 from rapidfuzz.distance import OSA
 
 from routing.core.background import background_read, capital_of, opens_sentence, statements_before
-from routing.core.framing import clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses
+from routing.core.framing import clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses, signed
 from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
@@ -358,7 +358,7 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
         whole = set(parts)  # nor a name in title case after a comma or colon ("invoices for Uber, Good Day")
         named = lambda lo, hi: lo > 0 and hi - lo > 1 and capital is not None and all(capital(i) for i in range(lo, hi)) \
             and any(ch in ",:" for ch in norm[ends[lo - 1]:starts[lo]])
-        framed = sorted([*framed, *(s for s in polite if s in whole and not named(*s))])
+        framed = signed(sorted([*framed, *(s for s in polite if s in whole and not named(*s))]), parts, capital)
     background: list[tuple[int, int]] = []
     background_dates: set = set()
     aside_words = n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words))

@@ -198,3 +198,15 @@ def preface_clause(words: list[str], parts: list[tuple[int, int]], templates: tu
 def inside(span: tuple[int, int], spans) -> bool:
     """Whether the token range lo..hi-1 lies within one of `spans` (ranges [lo, hi))."""
     return any(a <= span[0] and span[1] <= b for a, b in spans)
+
+
+def signed(framed: list, parts: list[tuple[int, int]], capital) -> list:
+    """`framed` with a signature: a last clause of one to three words, each typed with a capital, right after a
+    courtesy clause set aside ("..., Thanks, Budi", "Salam, Rina Wati") is who wrote, no name asked about.
+    `capital(i)`: word i is typed with a capital (None: none is seen)."""
+    if capital is None or not parts or len(parts) < 2:
+        return framed
+    (plo, phi), (lo, hi) = parts[-2], parts[-1]
+    if 1 <= hi - lo <= 3 and (plo, phi) in framed and all(capital(i) for i in range(lo, hi)):
+        return sorted([*framed, (lo, hi)])
+    return framed
