@@ -31,7 +31,7 @@ def background_read(units, background, source: str, norm: str, starts: list[int]
     def named(u) -> bool:
         if u.key in tools:
             return True
-        if u.first == 0 or cased == ():
+        if u.first == 0 or cased == () or u.role != "literal":  # a term typed in capitals ("WA", "GST") is still a term
             return False
         first = source[starts[u.first]] if cased is None else cased[u.first][0][:1]
         return first.isupper() and not SENTENCE_END.search(norm[ends[u.first - 1]:starts[u.first]])
