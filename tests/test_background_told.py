@@ -92,3 +92,9 @@ def test_a_write_takes_the_party_the_story_names(routers):
 def test_the_story_weighs_nothing(routers, domain, query, tool):
     r = routers[domain].route(query, today=TODAY).to_dict()
     assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+
+
+def test_a_count_in_the_story_is_no_party(routers):
+    # a review's probe: the story's "40" is no customer; the party is the name the story gives
+    name, params = top(routers, "accounting", "We just shipped 25 boxes of tiles to PT Griya Keramik. Can you create the invoice?")
+    assert name == "invoice_create" and params["customer"] == "PT Griya Keramik"

@@ -51,6 +51,10 @@ def test_days_of_a_month(lexicon, text, expected):
     ("between 2 and 5 million last month", [("last month", "2025-12-01", "2025-12-31")]),  # amounts, not days
     ("tgl 32 bulan lalu", [("32 bulan lalu", "2023-05-23", "2026-01-22")]),              # no such day
     ("from the 12th to the 5th of last month", [("last month", "2025-12-01", "2025-12-31")]),  # backwards
+    # a review's probes: ordinals of another unit, two days that are no span, a day after since / until
+    ("compare sales between the 1st and 2nd week of last month", [("last month", "2025-12-01", "2025-12-31")]),
+    ("payments on the 6th and the 21st of last month", [("last month", "2025-12-01", "2025-12-31")]),
+    ("invoices since the 14th of last month", [("last month", "2025-12-01", "2025-12-31")]),
 ])
 def test_what_is_no_day_of_a_month(lexicon, text, expected):
     assert ranges(text, lexicon) == expected

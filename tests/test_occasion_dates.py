@@ -71,12 +71,13 @@ def test_the_occasion_is_named_in_a_note(routers):
     assert not any("set aside" in n for n in one.param_notes)
 
 
-# A date naming the occasion itself, two words or fewer from its word: "Tuesday's partner review", "the June
-# audit", "the offsite next month"; an occasion the domain's tools are about ("meetings" to the calendar) is asked.
+# A date naming the occasion itself, two words or fewer before its word: "Tuesday's partner review", "the June
+# audit"; an occasion the domain's tools are about ("meetings" to the calendar) is asked, and so are two dates an
+# occasion's word comes before ("the conference last month compared to this month": a review's probe).
 @pytest.mark.parametrize("domain, query, tool, period", [
     ("accounting", "for Tuesday's partner review please list the unpaid bills from last month", "bill_list",
      ("2025-12-01", "2025-12-31")),
-    ("accounting", "ahead of the offsite next month, I need the expenses of Q4 2025", "expense_list",
+    ("accounting", "for next month's offsite, I need the expenses of Q4 2025", "expense_list",
      ("2025-10-01", "2025-12-31")),
     ("cfo", "for the June audit I want last financial year's balance sheet", "balance_sheet",
      ("2024-04-01", "2025-03-31")),
@@ -92,3 +93,8 @@ def test_an_occasion_the_tools_are_about_is_asked():
     a = load_router("powers").router.analyze("which meetings did I have last week, and which emails came in this week",
                                              today=date(2026, 1, 22))
     assert [d.text for d in a.dates] == ["last week", "this week"] and not a.occasions
+
+
+def test_dates_after_an_occasions_word_are_asked(routers):
+    r = routers["cfo"].route("what did we spend on the conference last month compared to this month", today=TODAY).to_dict()
+    assert len(r["dates"]) == 2

@@ -22,8 +22,8 @@ from routing.core import sole
 from routing.core.bare import moved
 from routing.core.fastinit import fast_frozen_dict_init
 from routing.core.model import Tool
-from routing.core.params import (ParamPlan, _capitals, _cased_end, _code_said, _coded_run, _id_edges, _named, _uncased,
-                                  argument_text, suggest_params)
+from routing.core.params import (ParamPlan, _capitals, _code_said, _coded_run, _id_edges, _named, _uncased, argument_text,
+                                  suggest_params)
 from routing.core.schema import Match, PathFields, RouteResult
 from routing.core.scoring import Scored
 from routing.core.text import words
@@ -89,20 +89,20 @@ def old_suggest_params(tool, a, pattern_params, param_words=frozenset(), value_m
 def old_argument_text(a, *, concept_words=frozenset(), value_markers=None, identifier=False, name_only=False):
     units = a.units
     spans = _old_spans(a, concept_words, False)  # the later rule: no word of a statement before the ask ...
-    if not spans and name_only:  # ... but a write's party, where only the statement names it
+    if not spans and name_only:  # ... but a write's party, where only the statement names it: its names, if any
         spans = _old_spans(a, concept_words, True)
+        spans = [r for r in spans if any(units[j].told == "name" for j in range(*r))] or spans
     if value_markers is None:  # a record's code: the later rule (routing.core.params._id_edges), read the same way
         coded = [s for s in spans if _coded_run(units, *s)]
         if identifier and coded:
             spans = coded
-        spans = [_cased_end(a, units, *(_id_edges(a, units, *s, front=len(spans) == 1, identifier=identifier) if s in coded else s))
-                 for s in spans]
-        if name_only and any(_named(a, units, *s) for s in spans):  # the later rules: a write's party, its small words
-            spans = [s for s in spans if _capitals(a, units, *s)]
+        spans = [_id_edges(a, units, *s, front=len(spans) == 1, identifier=identifier) if s in coded else s for s in spans]
+        if name_only and spans and _named(a, units, *spans[0]):  # the later rules: a write's party, its small words
             for k in range(len(spans) - 1, 0, -1):
                 (lo, hi), (lo2, hi2) = spans[k - 1], spans[k]
-                if lo2 == hi + 1 and units[hi].role == "stop" and _uncased(a, units[hi].first, units[hi].last):
+                if lo2 == hi + 1 and units[hi].role == "stop" and len(units[hi].surface) <= 3 and _uncased(a, units[hi].first, units[hi].last):
                     spans[k - 1:k + 1] = [(lo, hi2)]
+            spans = [s for s in spans if _capitals(a, units, *s)]
     runs = []
     for lo, hi in spans:
         text = a.surface_of(units[lo].first, units[hi - 1].last)

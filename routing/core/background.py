@@ -46,7 +46,7 @@ def _read(u, background, named):
         return replace(u, told="name") if u.role == "literal" else u
     if u.role in BACKGROUND_ROLES:
         return replace(u, role="stop", key=u.surface, kinds=())
-    return replace(u, told="word") if u.role == "literal" else u
+    return replace(u, told="word") if u.role in ("literal", "number") else u
 
 
 def statements_before(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at, parts, framed,

@@ -35,8 +35,9 @@ def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set,
         day = d.start == d.end
         ahead = day and d.start > today and holds(*clause) and any(o.start <= today for o in others)
         after_frame = day and any(hi == at[0] for _, hi in frames) and any(o.start != o.end for o in others)
-        # "Friday's board meeting", "the Q3 review", "the audit prep next week": the date names the occasion
-        named = beside(max(at[0] - NEAR, clause[0]), at[0]) or beside(at[1], min(at[1] + NEAR, clause[1]))
+        # "Friday's board meeting", "the Q3 review": a date right before an occasion's word names it ("the
+        # conference last month compared to this month", "review last quarter's expenses" ask of both dates)
+        named = beside(at[1], min(at[1] + NEAR, clause[1]))
         if ahead or after_frame or named:
             out.append(at)
             # "the auditors come tomorrow, show ...": a clause of the occasion alone says nothing of the ask

@@ -288,8 +288,11 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
     A unit over a token in `skip` (a quantity a number parameter took) ends a run and is none of it.
     `identifier`: the argument names one record; where a run holds a code, the runs without one are none of it
     ("the full breakdown of INV/2026/0087 (items, PPN, payments). thx!" -> "INV/2026/0087").
-    `name_only`: the argument names a party (a write's customer): where a run is a name written with capitals, runs
-    with no capital are none of it ("Reddy Constructions, 85,000 plus 18% GST" -> "Reddy Constructions")."""
+    `name_only`: the argument names a party (a write's customer): where the first run is a name written with capitals,
+    runs with no capital are none of it ("Reddy Constructions, 85,000 plus 18% GST" -> "Reddy Constructions"); a name
+    typed in lower case keeps every run ("reddy constructions for work at Site B").
+    (Ending a capitalised name at its last capital, "Bharat Packaging sent" -> "Bharat Packaging", was tried and
+    left: it cut "Dr. Mehta clinic", "Tata Steel ltd", "Reddy Constructions pvt ltd" in a review's probes.)"""
     units = a.units
     n = len(units)
     told = any(u.told for u in units)  # words of a statement before the ask: no argument where the ask has its own
@@ -315,6 +318,8 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
             while i < n and arg(i, keep_told):
                 i += 1
             runs.append((start, i))
+        if keep_told and told:  # the statement's names, where it has some ("shipped 25 boxes to PT Griya Keramik")
+            runs = [r for r in runs if any(units[j].told == "name" for j in range(*r))] or runs
         if runs:
             break
     if value_markers is None:
@@ -323,15 +328,16 @@ def argument_text(a: QueryAnalysis, *, concept_words: frozenset[str] = frozenset
             runs = coded
         # a code alone is the whole argument with the letters glued to its front ("INV-0788"); beside a name it is
         # no part of it ("from Kalyani Steels against INV-4410": the customer)
-        runs = [_cased_end(a, units, *(_id_edges(a, units, lo, hi, front=len(runs) == 1, identifier=identifier)
-                                        if (lo, hi) in coded else (lo, hi))) for lo, hi in runs]
-        if name_only and any(_named(a, units, lo, hi) for lo, hi in runs):
-            runs = [(lo, hi) for lo, hi in runs if _capitals(a, units, lo, hi)]
-            # one small word between two capitalised runs is the name's own ("Sharma and Sons", "House of Spices")
+        runs = [_id_edges(a, units, lo, hi, front=len(runs) == 1, identifier=identifier) if (lo, hi) in coded else (lo, hi)
+                for lo, hi in runs]
+        if name_only and runs and _named(a, units, *runs[0]):
+            # one small word (three letters or fewer) between two runs is the name's own ("Sharma and Sons", "House of
+            # Spices", "Mehta and sons"; not "Sinha Traders this morning")
             for k in range(len(runs) - 1, 0, -1):
                 (lo, hi), (lo2, hi2) = runs[k - 1], runs[k]
-                if lo2 == hi + 1 and units[hi].role == "stop" and _uncased(a, units[hi].first, units[hi].last):
+                if lo2 == hi + 1 and units[hi].role == "stop" and len(units[hi].surface) <= 3 and _uncased(a, units[hi].first, units[hi].last):
                     runs[k - 1:k + 1] = [(lo, hi2)]
+            runs = [(lo, hi) for lo, hi in runs if _capitals(a, units, lo, hi)]
     unique: list[str] = []
     seen: set[str] = set()
     for lo, hi in runs:
@@ -382,18 +388,6 @@ def _named(a: QueryAnalysis, units, start: int, end: int) -> bool:
     question (a capital there may just begin the sentence)."""
     caps = _capitals(a, units, start, end)
     return len(caps) > 1 or bool(caps) and units[caps[0]].first > 0
-
-
-def _cased_end(a: QueryAnalysis, units, start: int, end: int) -> tuple[int, int]:
-    """A name written with capitals (_named) ends at its last capitalised word: lower-case words after it, and what
-    follows them, are the question's ("Bharat Packaging sent us", "Agarwal Steels ne ... bheja")."""
-    caps = _capitals(a, units, start, end)
-    if not _named(a, units, start, end) or caps[-1] == end - 1:
-        return start, end
-    after = caps[-1] + 1
-    if not (units[after].surface.isalpha() and _uncased(a, units[after].first, units[after].last)):
-        return start, end
-    return start, after
 
 
 def _value_of(a: QueryAnalysis, units, start: int, end: int, markers: frozenset[str]) -> str:

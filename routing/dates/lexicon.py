@@ -310,7 +310,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
             re.IGNORECASE) if half_of else None
 
         # days of a month said as days: "the 15th of last month", "dari tanggal 3 sampai 17" (routing.dates.month_days)
-        self.month_days_pattern = compile_days(roles)
+        self.month_days_pattern = compile_days(roles, [*self._unit_of, *(w for p in half_of for w in p.split())])
 
         # Everything the lexicon knows, for the router's typo corrector.
         for table in (self._phrase_rule, self._unit_of, self._one_unit_of, self._number_value,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
-from typing import Callable
+from typing import Callable, Iterable
 
 from routing.dates.ranges import _add_months
 from routing.dates.types import DateRange, _alt
@@ -24,9 +24,10 @@ MONTH_RULES = frozenset({"explicit_month", "this_month", "last_month", "next_mon
                          "next_named_month", "this_named_month"})
 
 
-def compile_days(roles: dict[str, set[str]]) -> tuple[re.Pattern, re.Pattern, re.Pattern] | None:
-    """The patterns of one or two marked days, of what may stand between them and their month, and of a span's word
-    ending in a day prefix ("dari tanggal"), from the lexicon's roles (None: a lexicon with no day marks)."""
+def compile_days(roles: dict[str, set[str]], units: Iterable[str] = ()) -> tuple | None:
+    """What month_days reads, from the lexicon's roles and its units' words: the pattern of one or two marked days,
+    what may stand between them and their month, a span's word ending in a day prefix, a span's start or end word
+    before the days, the words joining two days, and a unit's word after them (None: a lexicon with no day marks)."""
     if not (roles["day_prefixes"] or roles["ordinal_suffixes"]):
         return None
     prefix, suffix = _alt(roles["day_prefixes"]), _alt(roles["ordinal_suffixes"])
@@ -36,26 +37,32 @@ def compile_days(roles: dict[str, set[str]]) -> tuple[re.Pattern, re.Pattern, re
     def day(n: int) -> str:
         return (rf"(?:{article}\s+)?(?:(?P<p{n}>{prefix})\s+)?(?<![\d.,/:$€£¥₹])(?P<d{n}>\d{{1,2}})"
                 rf"(?P<s{n}>{suffix})?(?![^\W_])")
-    days = re.compile(rf"(?<![^\W_])(?:(?P<lead>{lead})\s+)?{day(1)}(?:(?:\s*[-–]\s*|\s+{to}\s+){day(2)})?",
+    days = re.compile(rf"(?<![^\W_])(?:(?P<lead>{lead})\s+)?{day(1)}(?:(?:\s*[-–]\s*|\s+(?P<to>{to})\s+){day(2)})?",
                       re.IGNORECASE)
     return (days, re.compile(rf"[\s,]+(?:{_alt(roles['day_month_joiners'])}\s+)?", re.IGNORECASE),
-            re.compile(rf"(?<![^\W_]){prefix}$", re.IGNORECASE))
+            re.compile(rf"(?<![^\W_]){prefix}$", re.IGNORECASE),
+            re.compile(rf"(?<![^\W_])(?:{_alt(roles['since_before'] | roles['to'] | roles['from'])})\s+$", re.IGNORECASE),
+            frozenset(w.casefold() for w in roles["and"]),
+            re.compile(rf"\s+(?:{_alt(units)})(?![^\W_])", re.IGNORECASE))
 
 
-def month_days(found: list[DateRange], text: str, today: date, patterns: tuple[re.Pattern, ...] | None,
+def month_days(found: list[DateRange], text: str, today: date, patterns: tuple | None,
                find: Callable[[str], list[DateRange]]) -> list[DateRange]:
     """`found` (left to right) with the days compile_days' first pattern finds read as days of their month (the
     module's rules); its second matches what may stand between them and their month, its third a span's word that
-    marks a day; `find` finds a text's dates."""
+    marks a day, its fourth a span's start or end word before the days, its fifth the words joining two days that
+    are two days, no span, its sixth a unit's word right after the days; `find` finds a text's dates."""
     if patterns is None or not any(ch.isdigit() for ch in text):
         return found
-    pattern, joiners, marking = patterns
+    pattern, joiners, marking, bound, ands, units = patterns
     out = list(found)
     for m in pattern.finditer(text):
         first = int(m.group("d1"))
         second = int(m.group("d2")) if m.group("d2") is not None else None
-        if second is None and m.group("lead") is not None:
-            continue  # a span's start word before one day says since when
+        if second is None and m.group("lead") is not None or bound.search(text[max(0, m.start() - 24):m.start()]):
+            continue  # a span's start or end word before one day says since or until when
+        if second is not None and m.group("lead") is None and (m.group("to") or "").casefold() in ands:
+            continue  # "on the 5th and the 20th": two days, no span between them
         lead = m.group("lead")
         marked = m.group("p1") is not None or m.group("s1") is not None or (lead is not None and marking.search(lead) is not None)
         if not marked and not (second is not None and m.group("lead") is not None
@@ -67,6 +74,8 @@ def month_days(found: list[DateRange], text: str, today: date, patterns: tuple[r
         if month is not None:
             start = month.start.replace(day=1)
             stop = gap.end() + month.span[1]
+        elif units.match(text, m.end()):
+            continue  # "between the 3rd and 4th quarter", "the 1st and 2nd week of last month": no days
         elif second is not None and m.group("lead") is not None:
             start = today.replace(day=1) if first <= today.day else _add_months(today.replace(day=1), -1)[0]
             stop = m.end()
