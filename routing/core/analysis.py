@@ -254,7 +254,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
             # A name, an amount ("2,500,000") or an address: what a search looks for. Capitals are
             # the one language-free sign of a name ("PT Maju Jaya", "Ibu Ratna"); the first word
             # of a sentence does not count.
-            if not u.told and (u.last - u.first > 1 or (u.first > 0 and aligned and (source[starts[u.first]] if cased is None else cased[u.first][0][:1]).isupper())):
+            if u.last - u.first > 1 or (u.first > 0 and aligned and (source[starts[u.first]] if cased is None else cased[u.first][0][:1]).isupper()):
                 names.append(u.surface)
         elif role == "concept":
             prev = concepts.get(u.key)

@@ -15,7 +15,8 @@ from functools import lru_cache
 from routing.core.framing import FULL_STOP, SENTENCE_END, background_clauses, inside
 
 # What a statement made before the ask loses: its terms, verbs and vague words; its names, amounts and
-# dates stay (a parameter may be said there: "Received 75k from Sinha Traders. Please record the payment")
+# dates stay (a parameter may be said there: "Received 75k from Sinha Traders. Please record the payment"),
+# its own words and numbers marked `told` (background_read)
 BACKGROUND_ROLES = ("concept", "action", "vague")
 
 

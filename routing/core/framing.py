@@ -144,7 +144,7 @@ FULL_STOP = re.compile(r"[.?!]")  # a sentence ended, not a colon's elaboration 
 
 
 def background_clauses(words: list[str], parts: list[tuple[int, int]], templates: tuple[Template, ...], text: str,
-                       starts: list[int], ends: list[int], stop: frozenset[str], framed=(), opens=None) -> tuple[list[tuple[int, int]], int]:
+                       starts: list[int], ends: list[int], stop: frozenset[str], framed=(), opener=None) -> tuple[list[tuple[int, int]], int]:
     """The statements a question makes before it asks ("Accounts payable is a bit behind and I was asked to
     help: could you show me the supplier bills we received?"): the clauses before the first one that holds
     a request (one of the `templates`, words.yaml `request`) or ends a question ("?"), and where that ask
@@ -153,7 +153,7 @@ def background_clauses(words: list[str], parts: list[tuple[int, int]], templates
     clause; any other ask must follow a sentence's end: "overdue customers list, biggest amount first pls" and
     "customer yg masih nunggak, udah brp lama telatnya?" name what they ask for before the comma. The caller
     keeps the statements where the ask names no term of its own or refers back to them ("...; please enter it
-    in the books"). `opens(words, i)`: the clause from word i opens with a verb or a question of the domain ("Show
+    in the books"). `opener(words, i)`: the clause from word i opens with a verb or a question of the domain ("Show
     me ...", "How much ..."): after a full stop, that asks too."""
     if len(parts) < 2 or not templates:
         return [], 0
@@ -174,8 +174,8 @@ def background_clauses(words: list[str], parts: list[tuple[int, int]], templates
         if not anchors.isdisjoint(clause):  # no template matches a clause without one of its required words
             at = next((j for j in range(hi - lo) if any(_match(t, clause, 0, j) for t in templates)), None)
         if at is None and "?" not in text[ends[hi - 1]:ends[hi - 1] + 3]:
-            if not (k and opens is not None and FULL_STOP.search(text[ends[lo - 1]:starts[lo]])
-                    and (opens(words, lo) or opens(words, next((i for i in range(lo, hi) if words[i] not in stop), lo)))):
+            if not (k and opener is not None and FULL_STOP.search(text[ends[lo - 1]:starts[lo]])
+                    and (opener(words, lo) or opener(words, next((i for i in range(lo, hi) if words[i] not in stop), lo)))):
                 continue
         if k == 0:
             return [], 0

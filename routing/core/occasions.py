@@ -3,7 +3,9 @@ a meeting). "We meet the bank tomorrow and they'd like to see the payments from 
 meeting, last month the period; "bikin slide buat rapat hari Senin ... penjualan selama Q4": Monday is the meeting,
 Q4 the period. A single day is an occasion where a word of words.yaml `occasions` ("meet", "rapat") says so: a day
 ahead in that word's clause beside a date that is not ahead, or a day right after a framing phrase holding the word
-("before the board meeting on Monday") beside a longer period. Dropped, its words read as framing is (no name, no
+("before the board meeting on Monday") beside a longer period. Any date right before an occasion's word names it
+("for Friday's board meeting I need last quarter's ...", "before the Q3 review"), unless the domain's tools are
+about the occasion (a calendar's meetings). Dropped, its words read as framing is (no name, no
 search text; the whole clause where it is the occasion's alone: "the auditors come tomorrow, ..."); never every date ("bills due tomorrow and payments from last week" keeps both)."""
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from datetime import date
 
 from routing.core.framing import clauses
 
-NEAR = 2  # an occasion's word this many words or fewer before or after a date makes it the occasion's
+NEAR = 2  # an occasion's word this many words or fewer after a date makes it the occasion's ("Friday's board meeting")
 
 
 def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set, today: date, words: list[str],
