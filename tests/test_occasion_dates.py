@@ -98,3 +98,13 @@ def test_an_occasion_the_tools_are_about_is_asked():
 def test_dates_after_an_occasions_word_are_asked(routers):
     r = routers["cfo"].route("what did we spend on the conference last month compared to this month", today=TODAY).to_dict()
     assert len(r["dates"]) == 2
+
+
+@pytest.mark.parametrize("domain, query, period", [
+    # an occasion's word before a date alone in its clause: that date is the occasion's (a review's probes)
+    ("cfo", "auditors visit next week, so I need the balance sheet as of 30 June 2025", ("2025-06-30", "2025-06-30")),
+    ("cfo", "rapat hari Kamis, tolong siapkan laba rugi bulan lalu", ("2025-12-01", "2025-12-31")),
+])
+def test_an_occasion_alone_in_its_clause_is_no_period(routers, domain, query, period):
+    r = routers[domain].route(query, today=TODAY).to_dict()
+    assert [(d["start"], d["end"]) for d in r["dates"]] == [period]

@@ -4,8 +4,9 @@ meeting, last month the period; "bikin slide buat rapat hari Senin ... penjualan
 Q4 the period. A single day is an occasion where a word of words.yaml `occasions` ("meet", "rapat") says so: a day
 ahead in that word's clause beside a date that is not ahead, or a day right after a framing phrase holding the word
 ("before the board meeting on Monday") beside a longer period. Any date right before an occasion's word names it
-("for Friday's board meeting I need last quarter's ...", "before the Q3 review"), unless the domain's tools are
-about the occasion (a calendar's meetings). Dropped, its words read as framing is (no name, no
+("for Friday's board meeting I need last quarter's ...", "before the Q3 review"), and one right after it alone in
+its clause ("audit next week, need the balance sheet as of 31 March 2025"), unless the domain's tools are about the
+occasion (a calendar's meetings). Dropped, its words read as framing is (no name, no
 search text; the whole clause where it is the occasion's alone: "the auditors come tomorrow, ..."); never every date ("bills due tomorrow and payments from last week" keeps both)."""
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from datetime import date
 
 from routing.core.framing import clauses
 
-NEAR = 2  # an occasion's word this many words or fewer after a date makes it the occasion's ("Friday's board meeting")
+NEAR = 2  # an occasion's word this many words or fewer from a date makes it the occasion's ("Friday's board meeting")
 
 
 def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set, today: date, words: list[str],
@@ -37,9 +38,11 @@ def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set,
         day = d.start == d.end
         ahead = day and d.start > today and holds(*clause) and any(o.start <= today for o in others)
         after_frame = day and any(hi == at[0] for _, hi in frames) and any(o.start != o.end for o in others)
-        # "Friday's board meeting", "the Q3 review": a date right before an occasion's word names it ("the
-        # conference last month compared to this month", "review last quarter's expenses" ask of both dates)
-        named = beside(at[1], min(at[1] + NEAR, clause[1]))
+        # "Friday's board meeting", "the Q3 review": a date right before an occasion's word names it; one right after
+        # it does where no other date shares its clause ("audit next week, need the balance sheet as of 31 March";
+        # "the conference last month compared to this month", "review last quarter's expenses ..." ask of both)
+        alone_here = not any(clause[0] <= a[0] < clause[1] for _, a in kept if a != at)
+        named = beside(at[1], min(at[1] + NEAR, clause[1])) or alone_here and beside(max(at[0] - NEAR, clause[0]), at[0])
         if ahead or after_frame or named:
             out.append(at)
             # "the auditors come tomorrow, show ...": a clause of the occasion alone says nothing of the ask
