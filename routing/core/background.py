@@ -123,6 +123,8 @@ def _sentences(parts: list[tuple[int, int]], norm: str, starts: list[int], ends:
 def opens_sentence(index, words: list[str], norm: str, starts: list[int], ends: list[int]) -> bool:
     """A sentence after the first opens with a verb or a question of the domain ("... I can't explain it to the board.
     Show me the cash flow statement for Q4 2025."): it may ask after a statement."""
+    if FULL_STOP.search(norm) is None:  # one sentence (most questions): nothing to scan
+        return False
     stop = index.domain.words.stopwords
     for i in range(1, len(words)):
         if FULL_STOP.search(norm[ends[i - 1]:starts[i]]):

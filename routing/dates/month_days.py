@@ -25,9 +25,10 @@ MONTH_RULES = frozenset({"explicit_month", "this_month", "last_month", "next_mon
 
 
 def compile_days(roles: dict[str, set[str]], units: Iterable[str] = ()) -> tuple | None:
-    """What month_days reads, from the lexicon's roles and its units' words: the pattern of one or two marked days,
-    what may stand between them and their month, a span's word ending in a day prefix, a span's start or end word
-    before the days, the words joining two days, and a unit's word after them (None: a lexicon with no day marks)."""
+    """What month_days reads, from the lexicon's roles and its units' words: a day's mark, the pattern of one or two
+    marked days, what may stand between them and their month, a span's word ending in a day prefix, a span's start
+    or end word before the days, the words joining two days, and a unit's word after them (None: a lexicon with no
+    day marks)."""
     if not (roles["day_prefixes"] or roles["ordinal_suffixes"]):
         return None
     prefix, suffix = _alt(roles["day_prefixes"]), _alt(roles["ordinal_suffixes"])
@@ -39,7 +40,9 @@ def compile_days(roles: dict[str, set[str]], units: Iterable[str] = ()) -> tuple
                 rf"(?P<s{n}>{suffix})?(?![^\W_])")
     days = re.compile(rf"(?<![^\W_])(?:(?P<lead>{lead})\s+)?{day(1)}(?:(?:\s*[-–]\s*|\s+(?P<to>{to})\s+){day(2)})?",
                       re.IGNORECASE)
-    return (days, re.compile(rf"[\s,]+(?:{_alt(roles['day_month_joiners'])}\s+)?", re.IGNORECASE),
+    # every day read holds a mark: a day prefix before its digits or an ordinal suffix after them (a quick test first)
+    marks = re.compile(rf"(?<![^\W_])(?:{prefix})\s+\d|\d(?:{suffix})(?![^\W_])", re.IGNORECASE)
+    return (marks, days, re.compile(rf"[\s,]+(?:{_alt(roles['day_month_joiners'])}\s+)?", re.IGNORECASE),
             re.compile(rf"(?<![^\W_]){prefix}$", re.IGNORECASE),
             re.compile(rf"(?<![^\W_])(?:{_alt(roles['since_before'] | roles['to'] | roles['from'])})\s+$", re.IGNORECASE),
             frozenset(w.casefold() for w in roles["and"]),
@@ -48,26 +51,22 @@ def compile_days(roles: dict[str, set[str]], units: Iterable[str] = ()) -> tuple
 
 def month_days(found: list[DateRange], text: str, today: date, patterns: tuple | None,
                find: Callable[[str], list[DateRange]]) -> list[DateRange]:
-    """`found` (left to right) with the days compile_days' first pattern finds read as days of their month (the
-    module's rules); its second matches what may stand between them and their month, its third a span's word that
-    marks a day, its fourth a span's start or end word before the days, its fifth the words joining two days that
-    are two days, no span, its sixth a unit's word right after the days; `find` finds a text's dates."""
-    if patterns is None or not any(ch.isdigit() for ch in text):
+    """`found` (left to right) with the days `patterns` (compile_days) finds read as days of their month (the
+    module's rules); `find` finds a text's dates."""
+    if patterns is None or not patterns[0].search(text):
         return found
-    pattern, joiners, marking, bound, ands, units = patterns
+    _, pattern, joiners, marking, bound, ands, units = patterns
     out = list(found)
     for m in pattern.finditer(text):
-        first = int(m.group("d1"))
+        first, lead = int(m.group("d1")), m.group("lead")
         second = int(m.group("d2")) if m.group("d2") is not None else None
-        if second is None and m.group("lead") is not None or bound.search(text[max(0, m.start() - 24):m.start()]):
-            continue  # a span's start or end word before one day says since or until when
-        if second is not None and m.group("lead") is None and (m.group("to") or "").casefold() in ands:
-            continue  # "on the 5th and the 20th": two days, no span between them
-        lead = m.group("lead")
         marked = m.group("p1") is not None or m.group("s1") is not None or (lead is not None and marking.search(lead) is not None)
-        if not marked and not (second is not None and m.group("lead") is not None
-                               and (m.group("p2") is not None or m.group("s2") is not None)):
+        if not marked and not (second is not None and lead is not None and (m.group("p2") is not None or m.group("s2") is not None)):
             continue
+        if second is None and lead is not None or bound.search(text[max(0, m.start() - 24):m.start()]):
+            continue  # a span's start or end word before one day says since or until when
+        if second is not None and lead is None and (m.group("to") or "").casefold() in ands:
+            continue  # "on the 5th and the 20th": two days, no span between them
         gap = joiners.match(text, m.end())
         after = find(text[gap.end():]) if gap is not None else []
         month = after[0] if after and after[0].span[0] == 0 and after[0].resolved and after[0].rule in MONTH_RULES else None
@@ -76,7 +75,7 @@ def month_days(found: list[DateRange], text: str, today: date, patterns: tuple |
             stop = gap.end() + month.span[1]
         elif units.match(text, m.end()):
             continue  # "between the 3rd and 4th quarter", "the 1st and 2nd week of last month": no days
-        elif second is not None and m.group("lead") is not None:
+        elif second is not None and lead is not None:
             start = today.replace(day=1) if first <= today.day else _add_months(today.replace(day=1), -1)[0]
             stop = m.end()
         else:
@@ -85,7 +84,7 @@ def month_days(found: list[DateRange], text: str, today: date, patterns: tuple |
         second = first if second is None else second
         if not 1 <= first <= second <= last_day:
             continue
-        lo = m.start("lead") if m.group("lead") is not None else m.start()
+        lo = m.start("lead") if lead is not None else m.start()
         if any(d.rule in READ and d.span[0] <= m.start("d1") and stop <= d.span[1]
                or d.rule == RULE and d.span[0] < stop and lo < d.span[1] for d in out):
             continue  # read already: a day and its named month
