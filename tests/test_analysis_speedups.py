@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
 
 from routing import Router
-from routing.core.analysis import QueryAnalysis, _said_vaguely, asked_advice, read_word, set_aside
+from routing.core.analysis import QueryAnalysis, _said_vaguely, asked_advice, read_word
+from routing.core.aside import set_aside
 from routing.core.background import background_read, capital_of
 from routing.core.framing import clauses, contrast_spans, framing_spans
 from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
@@ -232,7 +233,7 @@ def _token_range(d, tokens) -> tuple[int, int]:
 
 def _set_aside(index, typed, raw_tokens, norm, tokens, dates, capital):
     """The spans of the question that are not its ask and the dates they drop, by the router's own rule
-    (routing.core.analysis.set_aside: not what this test compares)."""
+    (routing.core.aside.set_aside: not what this test compares)."""
     at = [_token_range(d, tokens) for d in dates]
     framed, dropped, background = set_aside(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], at, capital)
     return (framed, background), {d.span for d, r in zip(dates, at) if r in dropped}

@@ -15,8 +15,9 @@ from operator import add, itemgetter, ne, sub
 
 from rapidfuzz.distance import OSA
 
-from routing.core.background import background_read, capital_of, opens_sentence, statements_before
-from routing.core.framing import clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses, signed
+from routing.core.aside import set_aside
+from routing.core.background import background_read, capital_of
+from routing.core.framing import clauses, framing_spans, inside as _inside
 from routing.core.schema import Correction
 from routing.core.sentences import split_features
 from routing.core.text import ASCII_TOKEN_RE, TOKEN_RE, Token, clean, is_number, token_spans
@@ -342,85 +343,6 @@ def _said_vaguely(index, surface: str) -> bool:
     return any(e is not None and e.vague for e in (index.phrases.get((surface,)), index.phrases.get((index.lemma(surface),))))
 
 
-def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at: list[tuple[int, int]],
-              capital=None):
-    """(spans, dropped dates, background): the token spans of a question that are not its ask, the token
-    ranges of its dates they drop, and the statements made before the ask. Not the ask: framing ("my lead
-    asked me"), a clause set aside (contrast, purpose, preface; routing.core.framing) where another clause
-    is left that asks, and a date the speaker took back ("yesterday no wait I mean last week": the nearest
-    date before the correction, where one follows it). Background: routing.core.background."""
-    w = index.domain.words
-    n = len(words)
-    framed = framing_spans(words, w.framing, w.framing_anchors) if w.framing else []
-    polite = framing_spans(words, w.courtesy, w.courtesy_anchors) if w.courtesy else []
-    parts = clauses(norm, starts, ends) if polite else None  # split once, read again below
-    if polite:  # greetings and thanks as a clause of their own ("good morning, ..."), never inside one ("Good Day Biscuits")
-        whole = set(parts)  # nor a name in title case after a comma or colon ("invoices for Uber, Good Day")
-        named = lambda lo, hi: lo > 0 and hi - lo > 1 and capital is not None and all(capital(i) for i in range(lo, hi)) \
-            and any(ch in ",:" for ch in norm[ends[lo - 1]:starts[lo]])
-        framed = signed(sorted([*framed, *(s for s in polite if s in whole and not named(*s))]), parts, capital)
-    background: list[tuple[int, int]] = []
-    background_dates: set = set()
-    aside_words = n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words))
-    # a request's words or a question's "?" after a statement ("The audit is in March. Could you ...")
-    asks_after = n > 2 and bool(w.request) and (not index.request_words.isdisjoint(words) or "?" in norm or opens_sentence(index, words, norm, starts, ends)) \
-        and _STATEMENT_THEN.search(norm) is not None
-    if aside_words or asks_after:
-        parts = clauses(norm, starts, ends) if parts is None else parts
-        if asks_after:
-            background, background_dates = statements_before(index, words, norm, starts, ends, date_at, parts, framed, capital)
-            framed = [*framed, *background_dates]
-    if aside_words:
-        dated = lambda lo, hi: any(a < hi and lo < b for a, b in date_at)
-        purposes = purpose_clauses(words, parts, w.purpose)
-        # a preface is a source line ("Customer asks:", "Ticket #4420 -"), closed by a colon or a dash, no date in it
-        # "..., not paid" / "paid nahi, ...": the negation with a word is a term of the lexicon, a filter of the ask
-        negated = lambda lo, hi: any((neg, words[lo + 1] if words[lo] in w.contrast_before else words[hi - 2]) in index.phrases
-                                     for neg in w.negations)
-        aside = [*(c for c in contrast_spans(words, parts, w.contrast_before, w.contrast_after) if not negated(*c)), *purposes,
-                 *(c for c in preface_clause(words, parts, w.preface)
-                   if not dated(*c) and c[1] < n and _SOURCE_LINE.search(norm[ends[c[1] - 1]:starts[c[1]]]))]
-        if aside and _asks_elsewhere(index, words, [*framed, *aside]):
-            framed = [*framed, *aside]
-            # a purpose's date where the ask names none is the ask's date ("planning next month, show cash flow")
-            keep = {at for c in purposes for at in date_at if _inside(at, [c])}
-            if keep and all(_inside(at, aside) for at in date_at):
-                framed = [f for f in framed if f not in purposes] + [(lo, hi) for lo, hi in _minus(purposes, keep)]
-    dropped = {at for at in date_at if _inside(at, framed)} | background_dates
-    kept = [at for at in date_at if at not in dropped]
-    if len(kept) > 1 and w.correction:
-        fixes = framing_spans(words, w.correction, w.correction_anchors)
-        for a, b in fixes:
-            before = [at for at in kept if at[1] <= a]
-            if before and any(at[0] >= b for at in kept):
-                dropped.add(before[-1])  # the date said just before the correction is the one taken back
-                framed = [*framed, (a, b), before[-1]]
-    return framed, dropped, background
-
-
-def _minus(spans, holes) -> list[tuple[int, int]]:
-    """`spans` with the ranges `holes` cut out of them."""
-    out = []
-    for lo, hi in spans:
-        for a, b in sorted(h for h in holes if lo <= h[0] and h[1] <= hi):
-            if a > lo:
-                out.append((lo, a))
-            lo = max(lo, b)
-        if hi > lo:
-            out.append((lo, hi))
-    return out
-
-
-def _asks_elsewhere(index, words: list[str], spans) -> bool:
-    """Whether a word outside `spans` is a term or a verb of the domain: what the question does ask."""
-    for i, w in enumerate(words):
-        if not _inside((i, i + 1), spans):
-            entry = index.entry(w)
-            if entry is not None and (entry.concept or entry.kinds):
-                return True
-    return False
-
-
 def asked_advice(index, words: list[str], norm: str, starts: list[int], ends: list[int], units: list):
     """A how-to question (words.yaml `advice`: "how do I reset my router", "..., kya karu?") asks no tool: its
     phrase must begin a clause (or end it, where the language ends with its verb: "... kaise karu"), the clause
@@ -453,10 +375,6 @@ def asked_advice(index, words: list[str], norm: str, starts: list[int], ends: li
     others_ask = any(u.kinds for u in units if (u.last <= lo or u.first >= hi) and u.role != "stop")
     keep = (lambda u: u.last <= lo or u.first >= hi) if others_ask else (lambda u: False)
     return " ".join(words[a:b]), [u if u.role in ("stop", "date") or keep(u) else replace(u, role="stop", kinds=()) for u in units]
-
-
-_STATEMENT_THEN = re.compile(r"[,;:.?!]\s+\S|\s[-–—]+\s")  # a clause ends before the question does: a statement may come first
-_SOURCE_LINE = re.compile(r":|\s[-–—]+|[-–—]+\s")  # what closes a source line: a colon or a dash standing apart
 
 
 def _covered(d: DateRange, starts: list[int], ends: list[int]) -> tuple[int, int]:

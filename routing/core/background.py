@@ -4,7 +4,7 @@
 out to Mrs Joan Pemberton, please?" asks for invoices: the clauses before the first request (words.yaml
 `request`: "could you", "please", "tolong", Hindi's verb-final "dikhao") or question are background where each
 tells something (`_tells`) and the ask names a term of its own and refers back to nothing (words.yaml
-`anaphora`: "it", "also", "juga", "-nya"). routing.core.analysis.set_aside finds them (statements_before);
+`anaphora`: "it", "also", "juga", "-nya"). routing.core.aside.set_aside finds them (statements_before);
 analyze reads their terms and verbs as stop words (background_read); their dates give way to the ask's.
 Which clauses: routing.core.framing.background_clauses. No language's words here: they are in words.yaml."""
 from __future__ import annotations

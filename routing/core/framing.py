@@ -122,7 +122,7 @@ def contrast_spans(words: list[str], parts: list[tuple[int, int]], before: froze
     "P&L nahi, cash wala statement", "..., bukan yang masih nunggak"): a clause that begins with one of
     `before` (words.yaml `contrast`) or ends with one of `after` (the same, in a language whose negation
     follows its word), in a question of two clauses or more. "not paid invoices" is one clause: no contrast
-    (and routing.core.analysis.set_aside keeps a negated term of the lexicon, "..., not paid", as a filter)."""
+    (and routing.core.aside.set_aside keeps a negated term of the lexicon, "..., not paid", as a filter)."""
     if len(parts) < 2:
         return []
     return [(lo, hi) for lo, hi in parts if hi - lo > 1 and (words[lo] in before or words[hi - 1] in after)]

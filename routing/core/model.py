@@ -240,6 +240,9 @@ class LanguageWords:
     occasions: frozenset[str] = frozenset()
     # someone else as a clause's subject (words.yaml `narrators`: "he", "dia"): the clause tells (routing.core.background)
     narrators: frozenset[str] = frozenset()
+    # the same said as a clause of its own ("..., no, ...", "..., nahi, ...", "koreksi: ..."; words.yaml `correction_alone`)
+    correction_alone: tuple = ()
+    correction_alone_anchors: frozenset[str] = frozenset()
     # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)
     verb_use: VerbUse = field(default_factory=VerbUse)
 

@@ -67,6 +67,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     contrast_before: set[str] = set()  # words.yaml `contrast`, of languages whose negation comes first
     contrast_after: set[str] = set()  # ... and of those whose negation follows its word (Hindi)
     correction: list = []
+    correction_alone: list = []
     purpose: list = []
     preface: list = []
     request: list = []
@@ -85,8 +86,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions", "narrators"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy, verb_use, occasions, narrators)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions", "narrators", "correction_alone"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy, verb_use, occasions, narrators, correction_alone)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -137,6 +138,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_shorthand = _irregular(block, c, lang, "shorthand")
         said_contrast = _one_words(block, "contrast", c, lang)
         said_correction = _framing(block, c, lang, "correction")
+        said_correction_alone = _framing(block, c, lang, "correction_alone")
         said_purpose = _framing(block, c, lang, "purpose")
         said_preface = _framing(block, c, lang, "preface")
         said_request = _framing(block, c, lang, "request")
@@ -156,6 +158,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         shorthand.update(said_shorthand)
         (contrast_after if after else contrast_before).update(said_contrast)
         correction.extend(said_correction)
+        correction_alone.extend(said_correction_alone)
         purpose.extend(said_purpose)
         preface.extend(said_preface)
         request.extend(said_request)
@@ -202,7 +205,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          tuple(done_after), anchor_words(tuple(done_after)), tuple(courtesy), anchor_words(tuple(courtesy)),
                          verb_use=VerbUse(tuple(sorted(use["words"].items())), tuple(sorted(use["cues"], key=lambda c: (-len(c), c))),
                                           *(frozenset(use[k]) for k in _USE_LISTS[1:])), occasions=frozenset(occasions),
-                         narrators=frozenset(narrators))
+                         narrators=frozenset(narrators), correction_alone=tuple(correction_alone),
+                         correction_alone_anchors=anchor_words(tuple(correction_alone)))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:

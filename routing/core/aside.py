@@ -1,0 +1,102 @@
+"""What a question says that is not its ask (set_aside): framing ("my lead asked me"), a clause set
+aside (contrast, purpose, preface; routing.core.framing), the statements before the ask
+(routing.core.background) and a date the speaker took back ("yesterday no wait I mean last week")."""
+from __future__ import annotations
+
+import re
+
+from routing.core.background import opens_sentence, statements_before
+from routing.core.framing import clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses, signed
+
+_STATEMENT_THEN = re.compile(r"[,;:.?!]\s+\S|\s[-–—]+\s")  # a clause ends before the question does: a statement may come first
+_SOURCE_LINE = re.compile(r":|\s[-–—]+|[-–—]+\s")  # what closes a source line: a colon or a dash standing apart
+
+
+def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at: list[tuple[int, int]],
+              capital=None):
+    """(spans, dropped dates, background): the token spans of a question that are not its ask, the token
+    ranges of its dates they drop, and the statements made before the ask. Not the ask: framing ("my lead
+    asked me"), a clause set aside (contrast, purpose, preface; routing.core.framing) where another clause
+    is left that asks, and a date the speaker took back ("yesterday no wait I mean last week": the nearest
+    date before the correction, where one follows it). Background: routing.core.background."""
+    w = index.domain.words
+    n = len(words)
+    framed = framing_spans(words, w.framing, w.framing_anchors) if w.framing else []
+    polite = framing_spans(words, w.courtesy, w.courtesy_anchors) if w.courtesy else []
+    parts = clauses(norm, starts, ends) if polite else None  # split once, read again below
+    if polite:  # greetings and thanks as a clause of their own ("good morning, ..."), never inside one ("Good Day Biscuits")
+        whole = set(parts)  # nor a name in title case after a comma or colon ("invoices for Uber, Good Day")
+        named = lambda lo, hi: lo > 0 and hi - lo > 1 and capital is not None and all(capital(i) for i in range(lo, hi)) \
+            and any(ch in ",:" for ch in norm[ends[lo - 1]:starts[lo]])
+        framed = signed(sorted([*framed, *(s for s in polite if s in whole and not named(*s))]), parts, capital)
+    background: list[tuple[int, int]] = []
+    background_dates: set = set()
+    aside_words = n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words))
+    # a request's words or a question's "?" after a statement ("The audit is in March. Could you ...")
+    asks_after = n > 2 and bool(w.request) and (not index.request_words.isdisjoint(words) or "?" in norm or opens_sentence(index, words, norm, starts, ends)) \
+        and _STATEMENT_THEN.search(norm) is not None
+    if aside_words or asks_after:
+        parts = clauses(norm, starts, ends) if parts is None else parts
+        if asks_after:
+            background, background_dates = statements_before(index, words, norm, starts, ends, date_at, parts, framed, capital)
+            framed = [*framed, *background_dates]
+    if aside_words:
+        dated = lambda lo, hi: any(a < hi and lo < b for a, b in date_at)
+        purposes = purpose_clauses(words, parts, w.purpose)
+        # a preface is a source line ("Customer asks:", "Ticket #4420 -"), closed by a colon or a dash, no date in it
+        # "..., not paid" / "paid nahi, ...": the negation with a word is a term of the lexicon, a filter of the ask
+        negated = lambda lo, hi: any((neg, words[lo + 1] if words[lo] in w.contrast_before else words[hi - 2]) in index.phrases
+                                     for neg in w.negations)
+        aside = [*(c for c in contrast_spans(words, parts, w.contrast_before, w.contrast_after) if not negated(*c)), *purposes,
+                 *(c for c in preface_clause(words, parts, w.preface)
+                   if not dated(*c) and c[1] < n and _SOURCE_LINE.search(norm[ends[c[1] - 1]:starts[c[1]]]))]
+        if aside and _asks_elsewhere(index, words, [*framed, *aside]):
+            framed = [*framed, *aside]
+            # a purpose's date where the ask names none is the ask's date ("planning next month, show cash flow")
+            keep = {at for c in purposes for at in date_at if _inside(at, [c])}
+            if keep and all(_inside(at, aside) for at in date_at):
+                framed = [f for f in framed if f not in purposes] + [(lo, hi) for lo, hi in _minus(purposes, keep)]
+    dropped = {at for at in date_at if _inside(at, framed)} | background_dates
+    kept = [at for at in date_at if at not in dropped]
+    if len(kept) > 1:
+        for a, b in taken_back(w, words, norm, starts, ends, parts):
+            before = [at for at in kept if at[1] <= a]
+            if before and any(at[0] >= b for at in kept):
+                dropped.add(before[-1])  # the date said just before the correction is the one taken back
+                framed = [*framed, (a, b), before[-1]]
+    return framed, dropped, background
+
+
+def taken_back(w, words: list[str], norm: str, starts: list[int], ends: list[int], parts) -> list[tuple[int, int]]:
+    """The token spans where a speaker takes back what they said: a `correction` anywhere ("no wait I mean",
+    "scratch that"), a `correction_alone` where it is a clause of its own ("..., no, ...", "koreksi: ...")."""
+    fixes = framing_spans(words, w.correction, w.correction_anchors) if w.correction else []
+    if w.correction_alone and not w.correction_alone_anchors.isdisjoint(words):
+        for lo, hi in parts if parts is not None else clauses(norm, starts, ends):
+            if hi - lo <= 4 and framing_spans(words[lo:hi], w.correction_alone, w.correction_alone_anchors) == [(0, hi - lo)]:
+                fixes.append((lo, hi))
+        fixes.sort()
+    return fixes
+
+
+def _minus(spans, holes) -> list[tuple[int, int]]:
+    """`spans` with the ranges `holes` cut out of them."""
+    out = []
+    for lo, hi in spans:
+        for a, b in sorted(h for h in holes if lo <= h[0] and h[1] <= hi):
+            if a > lo:
+                out.append((lo, a))
+            lo = max(lo, b)
+        if hi > lo:
+            out.append((lo, hi))
+    return out
+
+
+def _asks_elsewhere(index, words: list[str], spans) -> bool:
+    """Whether a word outside `spans` is a term or a verb of the domain: what the question does ask."""
+    for i, w in enumerate(words):
+        if not _inside((i, i + 1), spans):
+            entry = index.entry(w)
+            if entry is not None and (entry.concept or entry.kinds):
+                return True
+    return False

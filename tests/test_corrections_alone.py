@@ -1,0 +1,64 @@
+"""A speaker taking a date back with a word that also says other things ("no", "nahi", "koreksi",
+"actually"): only where the word is a clause of its own between two dates (words.yaml
+`correction_alone`); with the phrases that say nothing else ("I take that back", "wrong quarter",
+"nggak jadi": `correction`) anywhere between them."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from routing import LexiconError, load_domain
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TODAY = "2026-01-22"
+
+
+def _ranges(result) -> list[tuple[str, str]]:
+    return [(d["start"], d["end"]) for d in result.to_dict()["dates"]]
+
+
+@pytest.mark.parametrize("domain, query, start, end", [
+    ("accounting", "invoices from October - no, November 2025", "2025-11-01", "2025-11-30"),
+    ("accounting", "faktur minggu lalu, koreksi: bulan lalu", "2025-12-01", "2025-12-31"),
+    ("accounting", "cash flow for Q2 2025... hmm, no, Q3 2025", "2025-07-01", "2025-09-30"),
+    ("accounting", "P&L for 2025... too broad, just December 2025", "2025-12-01", "2025-12-31"),
+    ("accounting", "biaya tahun 2025, eh, Desember 2025 saja", "2025-12-01", "2025-12-31"),
+    ("cfo", "expenses pichle hafte? nahi, pichle mahine ka", "2025-12-01", "2025-12-31"),
+    ("cfo", "sales for this quarter, wrong quarter, last quarter please", "2025-10-01", "2025-12-31"),
+    ("cfo", "top expenses for last week - I take that back - last month", "2025-12-01", "2025-12-31"),
+    ("accounting", "tagihan minggu lalu, nggak jadi, bulan lalu aja", "2025-12-01", "2025-12-31"),
+])
+def test_a_date_taken_back_by_a_clause_of_its_own_is_none(shipped, domain, query, start, end):
+    assert _ranges(shipped(domain).route(query, today=TODAY)) == [(start, end)]
+
+
+@pytest.mark.parametrize("domain, query", [
+    ("accounting", "sales this month, no discounts, vs last month"),  # "no" inside a clause says no correction
+    ("cfo", "paid nahi hua jo, invoices pichle mahine aur is mahine ke"),
+    ("accounting", "sorry, invoices for last month and this month"),  # nothing said before it to take back
+    ("accounting", "actually the sales of this month and of last month"),
+])
+def test_such_a_word_inside_a_clause_takes_nothing_back(shipped, domain, query):
+    assert len(_ranges(shipped(domain).route(query, today=TODAY))) == 2
+
+
+@pytest.fixture()
+def lex(tmp_path) -> Path:
+    dest = tmp_path / "lexicons"
+    shutil.copytree(ROOT / "lexicons", dest, ignore=shutil.ignore_patterns(".history", "heldout*"))
+    return dest
+
+
+def test_a_broken_correction_alone_template_names_file_and_line(lex):
+    words = lex / "_shared" / "words.yaml"
+    text = words.read_text(encoding="utf-8")
+    assert '    - "no no"\n' in text
+    words.write_text(text.replace('    - "no no"\n', '    - "no? no?"\n', 1), encoding="utf-8")
+    with pytest.raises(LexiconError) as info:
+        load_domain("accounting", lex)
+    msg = str(info.value)
+    line = next(i for i, x in enumerate(words.read_text(encoding="utf-8").splitlines(), 1) if x.strip() == "correction_alone:")
+    assert "words.yaml" in msg and "en.correction_alone" in msg and "'no? no?'" in msg and f"line {line}" in msg
