@@ -133,7 +133,7 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
                     fix = (stem_fix[0], round(score, 1))
                     break
     if fix is None and typo:
-        fix = index.abbreviation(w)  # "mnth" -> "month": a chat abbreviation, shown like a typo
+        fix = index.abbreviation(w) or index.clipped(w)  # "mnth" -> "month", "cust" -> customer: shown like a typo
     if fix is None and correct and index.stems:
         # "rainy" -> "rain": a derived form, less sure than an inflection: shown and
         # penalised like a typo correction, so it is a weaker signal than the word itself.
@@ -177,8 +177,8 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
                     news[i] = remember(plain, w, new)
                     continue
                 hit = remember(fixed, w, (new, Correction(w, fix[0], fix[1])))
-            if len(w) > 1 and _capitals(source, matches, cased, i) and hit[1].corrected == (index.abbreviation(w) or ("",))[0]:
-                news[i] = w  # "IST", "Egy": an acronym or a name, no word without its vowels
+            if len(w) > 1 and _capitals(source, matches, cased, i) and hit[1].corrected == (index.abbreviation(w) or index.clipped(w) or ("",))[0]:
+                news[i] = w  # "IST", "Egy", "Sharma Ent": an acronym or a name, no word without its vowels or end
                 continue
             news[i] = hit[0]
             corrections.append(hit[1])

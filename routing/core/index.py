@@ -8,6 +8,7 @@ example questions. Per query: normalise, correct typos, find dates, group tokens
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass
 from datetime import date
@@ -206,6 +207,8 @@ class RouterIndex:
                 self._abbreviated[(w[0], w[-1])].append(w)
                 if w[-1] in self.vowels:  # a final vowel goes too: "blnc" is balance
                     self._abbreviated[(w[0], w[-2])].append(w)
+        # the terms a clipped word may stand for ("cust" -> customer; RouterIndex.clipped), in order
+        self._clip_terms = sorted(w for w in self.fuzzy_targets if w.isalpha() and getattr(self.phrases.get((w,)), "concept", None))
         self.suffixes = d.words.suffixes
         self._lemma_cache: dict[str, str | None] = {}  # lemma() per word: phrase words and suffixes are final here
 
@@ -422,6 +425,25 @@ class RouterIndex:
                     return None  # two words of that length: no telling which
                 found = w
         return None if found is None else (found, round(OSA.normalized_similarity(word, found) * 100, 1))
+
+    def clipped(self, word: str) -> tuple[str, float] | None:
+        """The term of the domain `word` is the start of ("cust" -> customer, "prod" -> product, "bal" ->
+        balance), with its score: at least 3 letters kept and 2 dropped, at most a third of the term kept;
+        the shortest such term, None if there is none, or two of that length that are different terms."""
+        n = len(word)
+        if n < 3 or not (word.isascii() and word.isalpha()):
+            return None
+        found, other = None, False
+        for t in self._clip_terms[bisect_left(self._clip_terms, word):]:
+            if not t.startswith(word):
+                break
+            if not n + 2 <= len(t) <= 3 * n:
+                continue
+            if found is None or len(t) < len(found):
+                found, other = t, False
+            elif len(t) == len(found) and self.phrases[(t,)].concept != self.phrases[(found,)].concept:
+                other = True
+        return None if found is None or other else (found, round(OSA.normalized_similarity(word, found) * 100, 1))
 
     def is_real_word(self, word: str) -> bool:
         """A common word of one of the domain's languages is never a typo of ours ("pending" is
