@@ -213,7 +213,7 @@ def test_default_lexicon_path_is_the_shared_yaml():
     ("en:\n  units:\n    day: [day, 7]\n", 3, "not a word"),
     ("en:\n  months:\n    13: {names: [smarch]}\n", 3, "not a month number"),
     ("en:\n  phrases:\n    someday: [whenever]\n", 3, "unknown rule"),
-    ("en:\n  numbers:\n    values: {one: x}\n", 3, "whole number"),
+    ("en:\n  numbers:\n    values: {one: x}\n", 3, "must be an integer"),
     ("en:\n  modifier_position: sideways\n", 2, "before"),
     ("en:\n  units: [day\n", 3, ""),
     ("en:\n  rolling:\n    after_unit: [ago, true]\n", 3, "not a word"),   # a boolean, not a word

@@ -216,10 +216,10 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         for d in dates:
             lo, hi = _covered(d, new_starts, new_ends)
             in_date[lo:hi] = [True] * max(hi - lo, 0)
-        # A phrase said twice ("... last month ... last month") is one range, not two.
+        # A range said twice ("... last month ... last month", "last quarter ... pichle quarter") is one range, not two.
         unique: dict = {}
         for d in dates:
-            unique.setdefault((d.text, d.start, d.end), d)
+            unique.setdefault((d.start, d.end) if d.resolved else (d.text, d.start, d.end), d)
         dates = tuple(unique.values())
     units = group_units(index, tokens, in_date, corrected, text, news)
     if any(ch in text for ch in GLUE):

@@ -57,7 +57,7 @@ class WordGate:
     so that a family whose words are absent is not scanned: the same matches, fewer scans.
 
     A word set is added with how its words stand in the patterns that need it, so that the check
-    is never stricter than the patterns: "whole" (a word bounded on both sides: any of its pieces is
+    is never stricter than the patterns: "bounded" (a word bounded on both sides: any of its pieces is
     a word of the text; the longest is kept), "lead" (bounded before, maybe glued to digits after:
     "Mar5", "FY2025", "Q3": its first piece is a word's part before its first digit) or "prefix"
     (bounded before only: a word of the text starts with its first piece)."""
@@ -65,7 +65,7 @@ class WordGate:
     def __init__(self) -> None:
         self.sets: list[tuple[str, frozenset]] = []
         self._ids: dict[tuple[str, frozenset], int] = {}
-        # whole: a word's longest piece -> (all its pieces, set id); lead / prefix: first piece -> set ids
+        # bounded: a word's longest piece -> (all its pieces, set id); lead / prefix: first piece -> set ids
         self._whole: dict[str, list[tuple[frozenset, int]]] = {}
         self._lead: dict[str, set[int]] = {}
         self._prefix: dict[str, set[int]] = {}
@@ -76,7 +76,7 @@ class WordGate:
 
     @staticmethod
     def _pieces(words, kind: str) -> set | None:
-        """Per word, all its pieces (kind "whole": each is a word of any text holding it) or its first."""
+        """Per word, all its pieces (kind "bounded": each is a word of any text holding it) or its first."""
         pieces = set()
         for w in words:
             if not w.isascii():
@@ -86,10 +86,10 @@ class WordGate:
             found = _WORD.findall(w.lower())
             if not found:
                 return None
-            pieces.add(frozenset(found) if kind == "whole" else found[0])
+            pieces.add(frozenset(found) if kind == "bounded" else found[0])
         return pieces
 
-    def add(self, words, kind: str = "whole") -> int | None:
+    def add(self, words, kind: str = "bounded") -> int | None:
         """The id of this word set, or None when a word cannot be checked so (no letter in it)."""
         pieces = self._pieces(words, kind)
         if pieces is None:
@@ -101,7 +101,7 @@ class WordGate:
             self._ids[key] = i = len(self.sets)
             self.sets.append(key)
             for piece in pieces:
-                if kind == "whole":
+                if kind == "bounded":
                     self._whole.setdefault(max(sorted(piece), key=len), []).append((piece, i))
                 elif kind == "lead":
                     self._lead.setdefault(piece, set()).add(i)
@@ -113,7 +113,7 @@ class WordGate:
     def add_span(self, to_words, month_words, prefix_words) -> bool:
         """The "span_b" key: a to-word (its last piece) or a dash followed by a word that may start
         a date (a digit, a month glued to digits or not, a word before a day or month number)."""
-        to = self._pieces(to_words, "whole")
+        to = self._pieces(to_words, "bounded")
         months = self._pieces(month_words, "lead")
         firsts = self._pieces(prefix_words, "lead")
         if to is None or months is None or firsts is None or any(c.isdigit() for p in months | firsts for c in p):
@@ -254,7 +254,7 @@ class PhraseFinder:
         def add(body: str, build: Callable, needs_month: bool = False, trigger=None, needs=()) -> None:
             """`trigger`: words one of which the text must hold (checked by a regex, or on ASCII
             texts by the word gate); `needs`: what else an ASCII text must hold, each a list of
-            alternatives (a word collection standing whole in the body, or (kind, words): WordGate;
+            alternatives (a word collection standing alone in the body, or (kind, words): WordGate;
             or a key of WordGate.present), read from the body."""
             gate = re.compile(_B + _alt(trigger) + _E, flags) if trigger else None
             keys = []

@@ -1,6 +1,6 @@
 """A part of a fiscal year: a quarter or "year to date" said beside a fiscal year ("Q3 of this FY",
 "Q3 FY26", "FY 2025-26 Q1", "YTD for FY 2025-26") is one range of that fiscal year, not a calendar
-quarter (or the calendar year to date) and a whole fiscal year side by side. The third quarter of a
+quarter (or the calendar year to date) and an entire fiscal year side by side. The third quarter of a
 fiscal year starting in April is October-December; its year to date runs from its start to today (or
 its end, when it is over). Only a quarter whose year was not said takes the fiscal year's.
 
@@ -91,7 +91,7 @@ def fiscal_quarters(found: list[DateRange], today: date, settings: DateSettings)
     as that quarter of a fiscal year, where the domain says its quarters are its fiscal year's
     (`dates.quarters: fiscal`) and that year does not start with the calendar's. Said alone, it is the
     latest such quarter that has begun, as a month named alone is: with a fiscal year from month 4, on
-    2026-01-22 Q3 is 2025-10-01..2025-12-31 and Q4 the current 2026-01-01..2026-03-31 (whole), on
+    2026-01-22 Q3 is 2025-10-01..2025-12-31 and Q4 the current 2026-01-01..2026-03-31 (in full), on
     2026-05-10 Q4 is 2026-01-01..2026-03-31, the quarter just ended. With a relative year it is that
     many years from there ("Q3 last year" on 2026-01-22: 2024-10-01..2024-12-31), so "Q3 vs Q3 last
     year" compares like with like. A quarter with its own year ("Q3 2025") stays the calendar's."""

@@ -72,7 +72,7 @@ class _Reader:
             if not isinstance(word, str) or not word.strip():
                 self.fail(line, f"{where}: {word!r} is not a word")
             if isinstance(number, bool) or not isinstance(number, int) or number < 0:
-                self.fail(line, f"{where}: the value of {word!r} must be a whole number")
+                self.fail(line, f"{where}: the value of {word!r} must be an integer")
             out[_norm(word)] = number
         return out
 
