@@ -161,8 +161,8 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         dates = tuple(_as_typed(d, tokens, raw_tokens, norm) for d in dates)
     aligned_cased = cased if len(cased) == len(raw_tokens) else ()
     # capitals as the router reads them for its statements (routing.core.background.capital_of: not compared here)
-    framed, dropped = _set_aside(self, [t.text for t in raw_tokens], raw_tokens, norm, tokens, dates,
-                                 capital_of(source, [t.start for t in raw_tokens], aligned_cased))
+    framed, dropped, untaken = _set_aside(self, [t.text for t in raw_tokens], raw_tokens, norm, tokens, dates,
+                                          capital_of(source, [t.start for t in raw_tokens], aligned_cased))
     dates = tuple(d for d in dates if d.span not in dropped)
     # A phrase said twice ("... last month ... last month") is one range, not two: the first one kept, after
     # a clause set aside has dropped its own ("not Q3, invoice Q3" keeps the second Q3, as the router does;
@@ -170,7 +170,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
     seen_ranges: set = set()
     unique = []
     for d in dates:
-        key = (d.text, d.start, d.end)
+        key = (d.start, d.end) if d.resolved else (d.text, d.start, d.end)  # one range said in two ways is one
         if key not in seen_ranges:
             seen_ranges.add(key)
             unique.append(d)
@@ -222,6 +222,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         extras=tuple(dict.fromkeys(extras)),
         segments=_split_sentences(units, tokens, text) if self.segmented else (),
         advice=advice,
+        untaken=tuple((_as_typed(d, tokens, raw_tokens, norm), why) for d, why in untaken),
     )
 
 
@@ -232,11 +233,11 @@ def _token_range(d, tokens) -> tuple[int, int]:
 
 
 def _set_aside(index, typed, raw_tokens, norm, tokens, dates, capital):
-    """The spans of the question that are not its ask and the dates they drop, by the router's own rule
+    """The spans of the question that are not its ask, the dates they drop and why, by the router's own rule
     (routing.core.aside.set_aside: not what this test compares)."""
     at = [_token_range(d, tokens) for d in dates]
-    framed, dropped, background = set_aside(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], at, capital)
-    return (framed, background), {d.span for d, r in zip(dates, at) if r in dropped}
+    framed, dropped, background, why = set_aside(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], at, capital)
+    return (framed, background), {d.span for d, r in zip(dates, at) if r in dropped}, [(d, why[r]) for d, r in zip(dates, at) if r in why and d.resolved]
 
 
 def _later_rules(index, units, tokens, text, date_spans, typed, framed, norm, raw_tokens, source, cased):

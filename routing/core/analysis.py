@@ -60,6 +60,8 @@ class QueryAnalysis:
     quantities: tuple | None = field(default=None, repr=False, compare=False)
     advice: str = ""  # a how-to question's phrase ("how do i", words.yaml `advice`): its words ask for no tool
     occasions: tuple[DateRange, ...] = ()  # days set aside as when something happens (routing.core.occasions)
+    # the other dates said but not asked, each with why: "story" (before the ask), "taken back", "aside" (routing.core.aside)
+    untaken: tuple[tuple[DateRange, str], ...] = ()
 
     def surface_of(self, first: int, last: int) -> str:
         """The query's own text for tokens first..last-1, as the user wrote it ("PT Maju Jaya",
@@ -205,9 +207,11 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         typed = (lambda i: "") if not aligned else (lambda i: source[starts[i]:ends[i]]) if cased is None else (lambda i: cased[i][0])
         dates = _no_named_months(dates, index.date_lexicon.standalone_abbreviations, new_starts, new_ends, capital, text, typed)
     date_at = [_covered(d, new_starts, new_ends) for d in dates]
-    framed, dropped, background = set_aside(index, words, norm, starts, ends, date_at, capital)
+    framed, dropped, background, why = set_aside(index, words, norm, starts, ends, date_at, capital)
     dropped, framed, days = occasions(dates, date_at, framed, dropped, today, words, norm, starts, ends, index) if len(dates) > 1 else (dropped, framed, ())
+    untaken = ()
     if dropped:
+        untaken = tuple((_as_typed(d, new_starts, new_ends, starts, ends, norm), why[at]) for d, at in zip(dates, date_at) if at in why and d.resolved)
         dates = tuple(d for d, at in zip(dates, date_at) if at not in dropped)
     in_date = [False] * n
     if dates:
@@ -284,7 +288,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         extras=tuple(dict.fromkeys(extras)),
         segments=segments,
         quantities=quantities,
-        advice=advice, occasions=days,
+        advice=advice, occasions=days, untaken=untaken,
     )
 
 

@@ -14,8 +14,9 @@ _SOURCE_LINE = re.compile(r":|\s[-–—]+|[-–—]+\s")  # what closes a sourc
 
 def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at: list[tuple[int, int]],
               capital=None):
-    """(spans, dropped dates, background): the token spans of a question that are not its ask, the token
-    ranges of its dates they drop, and the statements made before the ask. Not the ask: framing ("my lead
+    """(spans, dropped dates, background, why): the token spans of a question that are not its ask, the
+    token ranges of its dates they drop, the statements made before the ask, and per dropped date why
+    ("story": said before the ask; "taken back"; "aside": in framing or a clause set aside). Not the ask: framing ("my lead
     asked me"), a clause set aside (contrast, purpose, preface; routing.core.framing) where another clause
     is left that asks, and a date the speaker took back ("yesterday no wait I mean last week": the nearest
     date before the correction, where one follows it). Background: routing.core.background."""
@@ -57,14 +58,16 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
             if keep and all(_inside(at, aside) for at in date_at):
                 framed = [f for f in framed if f not in purposes] + [(lo, hi) for lo, hi in _minus(purposes, keep)]
     dropped = {at for at in date_at if _inside(at, framed)} | background_dates
+    why = {at: "story" if at in background_dates else "aside" for at in dropped}
     kept = [at for at in date_at if at not in dropped]
     if len(kept) > 1:
         for a, b in taken_back(w, words, norm, starts, ends, parts):
             before = [at for at in kept if at[1] <= a]
             if before and any(at[0] >= b for at in kept):
                 dropped.add(before[-1])  # the date said just before the correction is the one taken back
+                why[before[-1]] = "taken back"
                 framed = [*framed, (a, b), before[-1]]
-    return framed, dropped, background
+    return framed, dropped, background, why
 
 
 def taken_back(w, words: list[str], norm: str, starts: list[int], ends: list[int], parts) -> list[tuple[int, int]]:
