@@ -42,6 +42,31 @@ def test_a_clipped_word_with_a_capital_inside_the_question_is_a_name(shipped):
     assert not any(c.original == "ent" for c in r.corrections)
 
 
+@pytest.mark.parametrize("query, param, name", [
+    ("Cust Corp ka ledger dikhao", "customer", "Cust Corp"),  # a capital on the question's first word too
+    ("ledger for sharma ent", "customer", "sharma ent"),  # beside a word of no lexicon, in lower case
+    ("invoices for cust corp", "query", "cust corp"),
+    ("payments to tran logistics", "customer", "tran logistics"),
+])
+def test_a_clipped_word_in_a_name_stays_the_names(shipped, query, param, name):
+    m = shipped("cfo").route(query, today=TODAY).matches[0]
+    assert m.suggested_params.get(param) == name, m.suggested_params
+
+
+def test_a_clipped_word_beside_a_capitalised_name_is_still_clipped(shipped):
+    r = shipped("cfo").route("top cust Sharma Traders ka ledger", today=TODAY)
+    assert any(c.original == "cust" and c.corrected == "customer" for c in r.corrections)
+
+
+@pytest.mark.parametrize("query, amount", [
+    ("record payment for 2000 rupees from Gupta", 2000),  # a currency word after: an amount, no year
+    ("record payment of the whole of 1500 from Mehta", 1500),  # 1500 is no year of the books
+])
+def test_a_number_after_a_years_word_may_be_an_amount(shipped, query, amount):
+    r = shipped("cfo").route(query, today=TODAY)
+    assert r.to_dict()["dates"] == [] and r.matches[0].suggested_params.get("amount") == amount
+
+
 @pytest.mark.parametrize("domain, query, tool, start, end", [
     ("accounting", "pls list all o/s invs", "invoice_list", None, None),
     ("accounting", "b/s for end of last mo pls", "financial_balance_sheet", None, None),

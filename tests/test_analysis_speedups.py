@@ -5,6 +5,7 @@ they were; both must give the same QueryAnalysis, field for field, on varied tex
 dated, negated, with addresses, amounts and sentence ends), with and without typo correction."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date
 
@@ -157,6 +158,8 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
     parts.append(norm[pos:])
     text = "".join(parts)
     dates = tuple(find_dates(text, today=today, settings=self.date_settings, lexicon=self.date_lexicon)) if tokens and with_dates else ()
+    currency = self.domain.words.numbers.currency  # "for 2000 rupees": an amount, no year (the later rule)
+    dates = tuple(d for d in dates if d.rule != "explicit_year" or (re.match(r"\s*(\w+)", text[d.span[1]:]) or [None, ""])[1] not in currency)
     if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")
         dates = tuple(_as_typed(d, tokens, raw_tokens, norm) for d in dates)
     aligned_cased = cased if len(cased) == len(raw_tokens) else ()

@@ -37,6 +37,20 @@ def test_a_date_taken_back_by_a_clause_of_its_own_is_none(shipped, domain, query
 
 @pytest.mark.parametrize("domain, query", [
     ("accounting", "sales this month, no discounts, vs last month"),  # "no" inside a clause says no correction
+    # a review's probes: a tag question, "no." for number, a clause that adds the next date
+    ("cfo", "Sales were low in Q3, no? Compare them with Q2."),
+    ("cfo", "Q3 mein kharcha zyada tha, nahi? Q4 se compare karo"),
+    ("cfo", "Q3: no. of invoices; Q4: no. of invoices"),
+    ("accounting", "the October invoices, sorry, and the November ones"),
+    ("cfo", "expenses for March and, wait, also April"),
+    ("cfo", "October ka sales dikhao, arre, November ka bhi chahiye"),
+    ("accounting", "penjualan Desember, eh, sama Januari juga"),
+    ("cfo", "Revenue in Q1 2025. Actually, compare it with Q1 2024."),
+    ("cfo", "Cash balance in December, oh no, lower than November?"),
+    # words that say "wrong" or "not happening" of the records, inside a clause
+    ("accounting", "faktur bulan lalu yang keliru dan bulan ini"),
+    ("accounting", "invoices raised on 1 Dec, put on hold on 15 Dec"),
+    ("cfo", "entries posted in Q3 to the wrong period, compare with Q4"),
     ("cfo", "paid nahi hua jo, invoices pichle mahine aur is mahine ke"),
     ("accounting", "sorry, invoices for last month and this month"),  # nothing said before it to take back
     ("accounting", "actually the sales of this month and of last month"),

@@ -76,9 +76,15 @@ class QueryAnalysis:
         return " ".join(u.surface for u in self.units if u.role != "stop")
 
 
-def _capitals(source: str, matches, cased, i: int) -> bool:
+def _unknown(index, w: str, correct: bool) -> bool:
+    """Whether the word `w` is none the domain knows or reads as another (a name's word: "sharma", "corp")."""
+    return w.isalpha() and w not in index.phrase_words and read_word(index, w, correct) == (w, None)
+
+
+def _capitals(source: str, matches, cased, i: int, first: bool = False) -> bool:
     """Whether the i-th word is written as a name or an acronym in a question not all in capitals: all
-    in capitals ("IST"), or with a capital after the question's first word ("statistik Egy Maulana")."""
+    in capitals ("IST"), or with a capital after the question's first word ("statistik Egy Maulana"; or
+    as its first word too, with `first`: "Cust Corp ka ledger")."""
     if source.isupper():
         return False
     if cased is None:
@@ -87,7 +93,7 @@ def _capitals(source: str, matches, cased, i: int) -> bool:
         typed = cased[i][0]
     else:
         return False
-    return typed.isupper() or (i > 0 and typed[:1].isupper())
+    return typed.isupper() or ((i > 0 or first) and typed[:1].isupper())
 
 
 def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | None]:
@@ -179,8 +185,14 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
                     news[i] = remember(plain, w, new)
                     continue
                 hit = remember(fixed, w, (new, Correction(w, fix[0], fix[1])))
-            if len(w) > 1 and _capitals(source, matches, cased, i) and hit[1].corrected == (index.abbreviation(w) or index.clipped(w) or ("",))[0]:
-                news[i] = w  # "IST", "Egy", "Sharma Ent": an acronym or a name, no word without its vowels or end
+            clip = index.clipped(w)
+            if len(w) > 1 and _capitals(source, matches, cased, i, first=clip is not None and hit[1].corrected == clip[0]) \
+                    and hit[1].corrected == (index.abbreviation(w) or clip or ("",))[0]:
+                news[i] = w  # "IST", "Egy", "Sharma Ent", "Cust Corp": an acronym or a name, no word without its vowels or end
+                continue
+            if clip is not None and hit[1].corrected == clip[0] and any(
+                    _unknown(index, words[j], correct) and not _capitals(source, matches, cased, j, first=True) for j in (i - 1, i + 1) if 0 <= j < n):
+                news[i] = w  # "sharma ent", "cust corp": beside a word of no lexicon, in lower case as it is, a clipped word is a name's
                 continue
             news[i] = hit[0]
             corrections.append(hit[1])
@@ -206,6 +218,8 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     if dates and index.date_lexicon.standalone_abbreviations:
         typed = (lambda i: "") if not aligned else (lambda i: source[starts[i]:ends[i]]) if cased is None else (lambda i: cased[i][0])
         dates = _no_named_months(dates, index.date_lexicon.standalone_abbreviations, new_starts, new_ends, capital, text, typed)
+    if dates and index.domain.words.numbers.currency:  # "for 2000 rupees": an amount, no year
+        dates = tuple(d for d in dates if d.rule != "explicit_year" or _next_word(text, d.span[1]) not in index.domain.words.numbers.currency)
     date_at = [_covered(d, new_starts, new_ends) for d in dates]
     framed, dropped, background, why = set_aside(index, words, norm, starts, ends, date_at, capital)
     dropped, framed, days = occasions(dates, date_at, framed, dropped, today, words, norm, starts, ends, index) if len(dates) > 1 else (dropped, framed, ())
@@ -379,6 +393,15 @@ def asked_advice(index, words: list[str], norm: str, starts: list[int], ends: li
     others_ask = any(u.kinds for u in units if (u.last <= lo or u.first >= hi) and u.role != "stop")
     keep = (lambda u: u.last <= lo or u.first >= hi) if others_ask else (lambda u: False)
     return " ".join(words[a:b]), [u if u.role in ("stop", "date") or keep(u) else replace(u, role="stop", kinds=()) for u in units]
+
+
+def _next_word(text: str, at: int) -> str:
+    """The word right after offset `at` of `text` ("" if none)."""
+    m = _NEXT_WORD.match(text, at)
+    return m.group(1) if m else ""
+
+
+_NEXT_WORD = re.compile(r"\s*(\w+)")
 
 
 def _covered(d: DateRange, starts: list[int], ends: list[int]) -> tuple[int, int]:

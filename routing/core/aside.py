@@ -61,23 +61,35 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
     why = {at: "story" if at in background_dates else "aside" for at in dropped}
     kept = [at for at in date_at if at not in dropped]
     if len(kept) > 1:
-        for a, b in taken_back(w, words, norm, starts, ends, parts):
+        for a, b in taken_back(w, words, norm, starts, ends, parts, kept):
             before = [at for at in kept if at[1] <= a]
-            if before and any(at[0] >= b for at in kept):
-                dropped.add(before[-1])  # the date said just before the correction is the one taken back
-                why[before[-1]] = "taken back"
-                framed = [*framed, (a, b), before[-1]]
+            dropped.add(before[-1])  # the date said just before the correction is the one taken back
+            why[before[-1]] = "taken back"
+            framed = [*framed, (a, b), before[-1]]
     return framed, dropped, background, why
 
 
-def taken_back(w, words: list[str], norm: str, starts: list[int], ends: list[int], parts) -> list[tuple[int, int]]:
-    """The token spans where a speaker takes back what they said: a `correction` anywhere ("no wait I mean",
-    "scratch that"), a `correction_alone` where it is a clause of its own ("..., no, ...", "koreksi: ...")."""
-    fixes = framing_spans(words, w.correction, w.correction_anchors) if w.correction else []
+def taken_back(w, words: list[str], norm: str, starts: list[int], ends: list[int], parts, kept) -> list[tuple[int, int]]:
+    """The token spans where a speaker takes back a date of `kept` said before for one said after: a
+    `correction` anywhere ("no wait I mean", "scratch that"), a `correction_alone` where it is a clause of its
+    own ("..., no, ...", "koreksi: ..."), unless that clause ends in "?" or a lone "." (a tag question "...,
+    no?"; "no." for number) or the words up to the next date or after it in its clause add to what was said
+    (words.yaml `additive`, `additive_after`: "sorry, and November too", "arre, November ka bhi chahiye")."""
+    around = lambda lo, hi: any(at[1] <= lo for at in kept) and any(at[0] >= hi for at in kept)
+    fixes = [s for s in framing_spans(words, w.correction, w.correction_anchors) if around(*s)] if w.correction else []
     if w.correction_alone and not w.correction_alone_anchors.isdisjoint(words):
-        for lo, hi in parts if parts is not None else clauses(norm, starts, ends):
-            if hi - lo <= 4 and framing_spans(words[lo:hi], w.correction_alone, w.correction_alone_anchors) == [(0, hi - lo)]:
-                fixes.append((lo, hi))
+        parts = parts if parts is not None else clauses(norm, starts, ends)
+        for lo, hi in parts:
+            if hi - lo > 4 or not around(lo, hi) or framing_spans(words[lo:hi], w.correction_alone, w.correction_alone_anchors) != [(0, hi - lo)]:
+                continue
+            end = norm[ends[hi - 1]:starts[hi]]  # a date follows: so does a word
+            if "?" in end or end.strip() == ".":
+                continue
+            after = next(at for at in kept if at[0] >= hi)
+            stop = next(h for c, h in parts if c <= after[0] < h)  # the end of the next date's clause
+            if not w.additive.isdisjoint(words[hi:after[0]]) or not w.additive_after.isdisjoint(words[after[1]:stop]):
+                continue
+            fixes.append((lo, hi))
         fixes.sort()
     return fixes
 

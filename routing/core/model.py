@@ -243,6 +243,9 @@ class LanguageWords:
     # the same said as a clause of its own ("..., no, ...", "..., nahi, ...", "koreksi: ..."; words.yaml `correction_alone`)
     correction_alone: tuple = ()
     correction_alone_anchors: frozenset[str] = frozenset()
+    # words that add a date to the one before, no correction ("sorry, and November too"; words.yaml `additive`)
+    additive: frozenset[str] = frozenset()
+    additive_after: frozenset[str] = frozenset()  # ... said after the later date ("arre, November ka bhi")
     # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)
     verb_use: VerbUse = field(default_factory=VerbUse)
 

@@ -68,6 +68,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     contrast_after: set[str] = set()  # ... and of those whose negation follows its word (Hindi)
     correction: list = []
     correction_alone: list = []
+    additive: set[str] = set()
+    additive_after: set[str] = set()
     purpose: list = []
     preface: list = []
     request: list = []
@@ -86,8 +88,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             continue
         for key in block:
             if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions", "narrators", "correction_alone"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy, verb_use, occasions, narrators, correction_alone)")
+                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions", "narrators", "correction_alone", "additive", "additive_after"):
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy, verb_use, occasions, narrators, correction_alone, additive, additive_after)")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -139,6 +141,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_contrast = _one_words(block, "contrast", c, lang)
         said_correction = _framing(block, c, lang, "correction")
         said_correction_alone = _framing(block, c, lang, "correction_alone")
+        said_additive = _one_words(block, "additive", c, lang)
+        said_additive_after = _one_words(block, "additive_after", c, lang)
         said_purpose = _framing(block, c, lang, "purpose")
         said_preface = _framing(block, c, lang, "preface")
         said_request = _framing(block, c, lang, "request")
@@ -159,6 +163,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         (contrast_after if after else contrast_before).update(said_contrast)
         correction.extend(said_correction)
         correction_alone.extend(said_correction_alone)
+        additive.update(said_additive)
+        additive_after.update(said_additive_after)
         purpose.extend(said_purpose)
         preface.extend(said_preface)
         request.extend(said_request)
@@ -206,7 +212,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          verb_use=VerbUse(tuple(sorted(use["words"].items())), tuple(sorted(use["cues"], key=lambda c: (-len(c), c))),
                                           *(frozenset(use[k]) for k in _USE_LISTS[1:])), occasions=frozenset(occasions),
                          narrators=frozenset(narrators), correction_alone=tuple(correction_alone),
-                         correction_alone_anchors=anchor_words(tuple(correction_alone)))
+                         correction_alone_anchors=anchor_words(tuple(correction_alone)), additive=frozenset(additive),
+                         additive_after=frozenset(additive_after))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:

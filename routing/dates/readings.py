@@ -20,6 +20,7 @@ from routing.dates.types import _BLOCKED, _MAX_DIGITS, DateRange, _norm
 
 
 _ABSENT = object()
+YEAR_CONTEXT_SPAN = 50  # a bare number after a year's context word is a year this near today, else an amount
 
 
 class RangeReadings:
@@ -201,8 +202,12 @@ class RangeReadings:
             return ctx.unresolved(m, "explicit_fiscal_year", self.message("reaches_after_calendar", text=m.group(0)))
         return ctx.calendar(m, "explicit_fiscal_year", start, end - timedelta(days=1))
 
-    def _build_year(self, ctx: "_Context", m: re.Match) -> DateRange:
+    def _build_year(self, ctx: "_Context", m: re.Match) -> DateRange | None:
+        """A bare 4-digit number after a year's context word ("in 2025", "for 2024"): a year within
+        YEAR_CONTEXT_SPAN years of today; further off it is an amount ("the payment of 1500")."""
         year = int(m.group("y"))
+        if abs(year - ctx.today.year) > YEAR_CONTEXT_SPAN:
+            return None
         return ctx.calendar(m, "explicit_year", date(year, 1, 1), date(year, 12, 31))
 
     def _month_day(self, ctx: "_Context", m: re.Match, rule: str, year: int) -> DateRange:
