@@ -80,3 +80,13 @@ def test_the_trades_abbreviations_route(shipped, domain, query, tool, start, end
     assert r.matches and r.matches[0].name == tool, r.matches[:3]
     if start:
         assert [(d["start"], d["end"]) for d in r.to_dict()["dates"]] == [(start, end)]
+
+
+@pytest.mark.parametrize("domain, word, term", [("cfo", "custs", "customer"), ("accounting", "custs", "customer"), ("cfo", "bals", "balance")])
+def test_a_clipped_word_with_its_ending_is_the_term_before_a_one_letter_typo(shipped, domain, word, term):
+    """"custs" is customers, not costs (one letter away): the clipped reading goes first."""
+    assert read_word(shipped(domain).index, word, True)[0] == term
+
+
+def test_top_custs_by_revenue_ranks_customers(shipped):
+    assert shipped("cfo").route("top 5 custs by sales last qtr", today=TODAY).matches[0].name == "top_customers"

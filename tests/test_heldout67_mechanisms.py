@@ -41,3 +41,13 @@ def test_amt_is_an_amount_not_an_address(shipped):
     r = shipped("accounting").route("find the invoice with amt 3,275,000", today=TODAY)
     assert not any(c.corrected == "alamat" for c in r.corrections)
     assert r.matches[0].name == "invoice_search"
+
+
+def test_ranking_by_amount_is_the_top_list(shipped):
+    r = shipped("cfo").route("rank our customers by sales for last financial year", today=TODAY)
+    assert r.matches[0].name == "top_customers"
+
+
+def test_a_hindi_word_for_finished_is_no_ledger(shipped):
+    r = shipped("cfo").route("kaam khatam hua, sab ghar chale gaye", today=TODAY)
+    assert r.status.value == "not_found" or r.matches[0].name != "customer_ledger"

@@ -129,7 +129,9 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
             return w, None  # "invoices we issued": the past of a verb that asks states what was done (a stop word: units)
         return reading, None
     typo = correct and not index.is_real_word(w)  # a common word of the languages is never a typo of ours
-    fix = index.correct(w) if typo else None
+    # "custs", "prods": a clipped word with its language's ending is that term, before any one-letter typo ("costs")
+    fix = next((c for stem, _, repl in index.unsuffixed(w) if not repl and (c := index.clipped(stem)) and not index.is_real_word(stem)), None) if typo else None
+    fix = fix or (index.correct(w) if typo else None)
     if fix is None and typo:
         # "invoises" -> "invoise" -> "invoice": an inflected typo, still one typo away
         for stem, suffix, repl in index.unsuffixed(w, MIN_CORRECTABLE_LEN):
