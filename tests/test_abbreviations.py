@@ -47,6 +47,7 @@ def test_a_clipped_word_with_a_capital_inside_the_question_is_a_name(shipped):
     ("ledger for sharma ent", "customer", "sharma ent"),  # beside a word of no lexicon, in lower case
     ("invoices for cust corp", "query", "cust corp"),
     ("payments to tran logistics", "customer", "tran logistics"),
+    ("Gupta ent ka ledger dikhao", "customer", "Gupta ent"),  # after a name's word, whatever its case
 ])
 def test_a_clipped_word_in_a_name_stays_the_names(shipped, query, param, name):
     m = shipped("cfo").route(query, today=TODAY).matches[0]

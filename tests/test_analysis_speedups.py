@@ -225,7 +225,8 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         extras=tuple(dict.fromkeys(extras)),
         segments=_split_sentences(units, tokens, text) if self.segmented else (),
         advice=advice,
-        untaken=tuple((_as_typed(d, tokens, raw_tokens, norm), why) for d, why in untaken),
+        untaken=tuple((_as_typed(d, tokens, raw_tokens, norm), why) for d, why in untaken
+                      if (d.start, d.end) not in {(k.start, k.end) for k in unique_dates}),
     )
 
 

@@ -98,3 +98,19 @@ def test_a_count_in_the_story_is_no_party(routers):
     # a review's probe: the story's "40" is no customer; the party is the name the story gives
     name, params = top(routers, "accounting", "We just shipped 25 boxes of tiles to PT Griya Keramik. Can you create the invoice?")
     assert name == "invoice_create" and params["customer"] == "PT Griya Keramik"
+
+
+@pytest.mark.parametrize("domain, query", [
+    ("accounting", "Printer kantor rusak lagi dan tagihan servisnya sudah saya bayar. Kira-kira berapa lama biasanya teknisi datang?"),
+    ("powers", "Back-to-back meetings all week and I'm exhausted. Any ideas for a quiet dinner spot downtown?"),
+])
+def test_a_story_before_a_question_of_another_thing_asks_no_tool(shipped, domain, query):
+    """The ask names no term and two words no one here knows, and ends in "?": the story's terms ask nothing
+    ("biasanya", usually, ends in "-nya" but refers to nothing)."""
+    assert shipped(domain).route(query, today=TODAY).status.value == "not_found"
+
+
+def test_a_story_before_a_closing_courtesy_still_asks(shipped):
+    r = shipped("accounting").route("Halo admin, bos minta laporan laba rugi tahun 2025 buat rapat Senin. Bisa dibantu? Trims ya",
+                                    today=TODAY)
+    assert r.matches[0].name == "financial_profit_loss"

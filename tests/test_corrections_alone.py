@@ -30,6 +30,7 @@ def _ranges(result) -> list[tuple[str, str]]:
     ("cfo", "sales for this quarter, wrong quarter, last quarter please", "2025-10-01", "2025-12-31"),
     ("cfo", "top expenses for last week - I take that back - last month", "2025-12-01", "2025-12-31"),
     ("accounting", "tagihan minggu lalu, nggak jadi, bulan lalu aja", "2025-12-01", "2025-12-31"),
+    ("accounting", "pembayaran minggu lalu, eh, minggu ini ada berapa?", "2026-01-19", "2026-01-22"),  # "ini" of the date refers to nothing
 ])
 def test_a_date_taken_back_by_a_clause_of_its_own_is_none(shipped, domain, query, start, end):
     assert _ranges(shipped(domain).route(query, today=TODAY)) == [(start, end)]
@@ -47,6 +48,12 @@ def test_a_date_taken_back_by_a_clause_of_its_own_is_none(shipped, domain, query
     ("accounting", "penjualan Desember, eh, sama Januari juga"),
     ("cfo", "Revenue in Q1 2025. Actually, compare it with Q1 2024."),
     ("cfo", "Cash balance in December, oh no, lower than November?"),
+    # a second review's: "as well", "both", a comparison after the later date, a question about what was said
+    ("accounting", "Expenses in October, sorry, November as well"),
+    ("accounting", "bills due in February, sorry, bills due in March, I need both"),
+    ("cfo", "December ki sales, arre, November se compare karo"),
+    ("accounting", "Laba Desember, tunggu, Januari lebih tinggi nggak?"),
+    ("accounting", "December expenses, wait, does that include November invoices?"),
     # words that say "wrong" or "not happening" of the records, inside a clause
     ("accounting", "faktur bulan lalu yang keliru dan bulan ini"),
     ("accounting", "invoices raised on 1 Dec, put on hold on 15 Dec"),

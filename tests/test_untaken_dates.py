@@ -39,3 +39,9 @@ def test_the_playground_shows_the_story_date_set_aside():
     captions = [c.value for c in at.caption]
     assert any('"november" is told before the question' in c for c in captions), captions
     assert any(">date_from=2026-01-12</code>" in m.value for m in at.markdown)
+
+
+def test_a_range_said_again_in_the_ask_is_not_named_as_set_aside(shipped):
+    m = shipped("accounting").route("We closed December late. Can you show me the expenses of December 2025?", today=TODAY).matches[0]
+    assert (m.suggested_params["date_from"], m.suggested_params["date_to"]) == ("2025-12-01", "2025-12-31")
+    assert not any("set aside" in n for n in m.param_notes), m.param_notes

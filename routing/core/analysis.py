@@ -192,9 +192,9 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
                     and hit[1].corrected == (index.abbreviation(w) or clip or ("",))[0]:
                 news[i] = w  # "IST", "Egy", "Sharma Ent", "Cust Corp": an acronym or a name, no word without its vowels or end
                 continue
-            if clip is not None and hit[1].corrected == clip[0] and any(
-                    _unknown(index, words[j], correct) and not _capitals(source, matches, cased, j, first=True) for j in (i - 1, i + 1) if 0 <= j < n):
-                news[i] = w  # "sharma ent", "cust corp": beside a word of no lexicon, in lower case as it is, a clipped word is a name's
+            if clip is not None and hit[1].corrected == clip[0] and (i > 0 and _unknown(index, words[i - 1], correct) or i + 1 < n and
+                    _unknown(index, words[i + 1], correct) and not _capitals(source, matches, cased, i + 1, first=True)):
+                news[i] = w  # "Mehta ent", "cust corp": after a word of no lexicon, or before one in lower case, a clipped word is a name's
                 continue
             news[i] = hit[0]
             corrections.append(hit[1])
@@ -227,8 +227,10 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     dropped, framed, days = occasions(dates, date_at, framed, dropped, today, words, norm, starts, ends, index) if len(dates) > 1 else (dropped, framed, ())
     untaken = ()
     if dropped:
-        untaken = tuple((_as_typed(d, new_starts, new_ends, starts, ends, norm), why[at]) for d, at in zip(dates, date_at) if at in why and d.resolved)
-        dates = tuple(d for d, at in zip(dates, date_at) if at not in dropped)
+        dates, before = tuple(d for d, at in zip(dates, date_at) if at not in dropped), dates
+        asked = {(d.start, d.end) for d in dates}  # a range said again in the ask is no range set aside
+        untaken = tuple((_as_typed(d, new_starts, new_ends, starts, ends, norm), why[at]) for d, at in zip(before, date_at)
+                        if at in why and d.resolved and (d.start, d.end) not in asked)
     in_date = [False] * n
     if dates:
         if text != norm:  # quote a date in the words typed ("last 6 months"), not as corrected ("last 6 month")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from routing.core.background import opens_sentence, statements_before
-from routing.core.framing import clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses, signed
+from routing.core.framing import SENTENCE_END, clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses, signed
 
 _STATEMENT_THEN = re.compile(r"[,;:.?!]\s+\S|\s[-–—]+\s")  # a clause ends before the question does: a statement may come first
 _SOURCE_LINE = re.compile(r":|\s[-–—]+|[-–—]+\s")  # what closes a source line: a colon or a dash standing apart
@@ -73,8 +73,9 @@ def taken_back(w, words: list[str], norm: str, starts: list[int], ends: list[int
     """The token spans where a speaker takes back a date of `kept` said before for one said after: a
     `correction` anywhere ("no wait I mean", "scratch that"), a `correction_alone` where it is a clause of its
     own ("..., no, ...", "koreksi: ..."), unless that clause ends in "?" or a lone "." (a tag question "...,
-    no?"; "no." for number) or the words up to the next date or after it in its clause add to what was said
-    (words.yaml `additive`, `additive_after`: "sorry, and November too", "arre, November ka bhi chahiye")."""
+    no?"; "no." for number), the words up to the next date or after it in its clause add to what was said
+    (words.yaml `additive`, `additive_after`: "sorry, and November too", "arre, November ka bhi chahiye"), or
+    that clause is a question referring back ("wait, does that include November?")."""
     around = lambda lo, hi: any(at[1] <= lo for at in kept) and any(at[0] >= hi for at in kept)
     fixes = [s for s in framing_spans(words, w.correction, w.correction_anchors) if around(*s)] if w.correction else []
     if w.correction_alone and not w.correction_alone_anchors.isdisjoint(words):
@@ -87,8 +88,13 @@ def taken_back(w, words: list[str], norm: str, starts: list[int], ends: list[int
                 continue
             after = next(at for at in kept if at[0] >= hi)
             stop = next(h for c, h in parts if c <= after[0] < h)  # the end of the next date's clause
-            if not w.additive.isdisjoint(words[hi:after[0]]) or not w.additive_after.isdisjoint(words[after[1]:stop]):
+            # ... and of its sentence ("..., sorry, bills due in March, I need both")
+            end = next((i for i in range(after[1], len(words)) if SENTENCE_END.search(norm[ends[i]:starts[i + 1]] if i + 1 < len(words) else "")), len(words) - 1) + 1
+            if not w.additive.isdisjoint(words[hi:after[0]]) or not w.additive_after.isdisjoint(words[after[1]:end]):
                 continue
+            if "?" in norm[ends[stop - 1]:starts[stop] if stop < len(words) else None] and \
+                    not w.anaphora.isdisjoint([*words[hi:after[0]], *words[after[1]:stop]]):
+                continue  # "December expenses, wait, does that include November invoices?": a question about what was said
             fixes.append((lo, hi))
         fixes.sort()
     return fixes

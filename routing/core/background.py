@@ -62,8 +62,8 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     in_date = {i for a, b in date_at for i in range(a, b)}
     asked = [words[i] for i in range(ask, n) if i not in in_date]
     refers = _suffixes(w.anaphora)
-    if any(x in w.anaphora or (refers and len(x) > 4 and x.endswith(refers)) for x in asked) or not _names_term(index, asked) \
-            or not all(any(_tells(index, words, c, framed, date_at, capital) for c in s) for s in _sentences(before, norm, starts, ends)):
+    if any(x in w.anaphora or (refers and len(x) > 4 and _refers(index, x, refers)) for x in asked) \
+            or not (_names_term(index, asked) or _asks_of_other(index, words, norm, starts, ends, ask)) or not all(any(_tells(index, words, c, framed, date_at, capital) for c in s) for s in _sentences(before, norm, starts, ends)):
         return [], set()
     # a statement's date where the ask names its own is no date of the ask ("The audit is in March. Could you show
     # the bank balance for December?"); its words are no name. A statement only a comma parts from the ask drops its
@@ -176,6 +176,24 @@ def _suffixes(anaphora: frozenset[str]) -> tuple[str, ...]:
     """The suffixes of words.yaml `anaphora` ("-nya"): a word of five letters or more ending in one refers back
     ("pembayarannya", its payment); () for none."""
     return tuple(a[1:] for a in anaphora if a.startswith("-"))
+
+
+def _refers(index, word: str, suffixes: tuple[str, ...]) -> bool:
+    """Whether `word` ends in one of `suffixes` after a word the domain knows ("pembayarannya": its payment;
+    "biasanya", usually, is no word of the domain's with "-nya")."""
+    return any(word.endswith(s) and index.entry(word[: -len(s)]) is not None for s in suffixes)
+
+
+def _asks_of_other(index, words: list[str], norm: str, starts: list[int], ends: list[int], ask: int) -> bool:
+    """Whether an ask naming no term of the domain asks of another thing: it ends the question with "?" and two
+    words of that last sentence are none the domain knows ("Kira-kira berapa lama biasanya PLN memperbaiki
+    gangguan?", "Any tips for a weekend near the coast?"), so the story before it, whatever its terms, is no
+    question to the domain's tools ("Bisa dibantu? Trims ya", "Kindly advise." ask of the story)."""
+    n = len(words)
+    if not norm.rstrip().endswith("?"):
+        return False
+    last = max([i for i in range(ask + 1, n) if SENTENCE_END.search(norm[ends[i - 1]:starts[i]])], default=ask)
+    return sum(x.isalpha() and len(x) > 2 and x not in index.known and index.entry(x) is None for x in words[last:]) >= 2
 
 
 def _names_term(index, words: list[str]) -> bool:
