@@ -78,15 +78,20 @@ def lex(tmp_path) -> Path:
     return dest
 
 
-def test_a_broken_framing_template_names_file_and_line(lex):
+@pytest.mark.parametrize("section, line_said, broken", [
+    ("framing", '    - "i\'m|im|i am? new here|around?"', "new? here?"),
+    ("correction_alone", '    - "no no"', "no? no?"),  # a template of nothing but optional words
+])
+def test_a_broken_framing_template_names_file_and_line(lex, section, line_said, broken):
     words = lex / "_shared" / "words.yaml"
     text = words.read_text(encoding="utf-8")
-    words.write_text(text.replace('    - "i\'m|im|i am? new here|around?"', '    - "new? here?"', 1), encoding="utf-8")
+    assert line_said in text
+    words.write_text(text.replace(line_said, f'    - "{broken}"', 1), encoding="utf-8")
     with pytest.raises(LexiconError) as info:
         load_domain("accounting", lex)
     msg = str(info.value)
-    line = next(i for i, x in enumerate(words.read_text(encoding="utf-8").splitlines(), 1) if x.strip() == "framing:")
-    assert "words.yaml" in msg and "en.framing" in msg and "'new? here?'" in msg and f"line {line}" in msg
+    line = next(i for i, x in enumerate(words.read_text(encoding="utf-8").splitlines(), 1) if x.strip() == f"{section}:")
+    assert "words.yaml" in msg and f"en.{section}" in msg and f"'{broken}'" in msg and f"line {line}" in msg
 
 
 def test_an_irregular_form_must_map_one_word_to_another(lex):
