@@ -16,10 +16,11 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
               capital=None):
     """(spans, dropped dates, background, why): the token spans of a question that are not its ask, the
     token ranges of its dates they drop, the statements made before the ask, and per dropped date why
-    ("story": said before the ask; "taken back"; "aside": in framing or a clause set aside). Not the ask: framing ("my lead
-    asked me"), a clause set aside (contrast, purpose, preface; routing.core.framing) where another clause
-    is left that asks, and a date the speaker took back ("yesterday no wait I mean last week": the nearest
-    date before the correction, where one follows it). Background: routing.core.background."""
+    ("story": said before the ask; "taken back"; "aside": in framing or a clause set aside). Not the ask:
+    framing ("my lead asked me"), a clause set aside (contrast, purpose, preface; routing.core.framing) where
+    another clause is left that asks, and a date the speaker took back ("yesterday no wait I mean last week":
+    the nearest date before the correction, where one follows it; taken_back). Background:
+    routing.core.background."""
     w = index.domain.words
     n = len(words)
     framed = framing_spans(words, w.framing, w.framing_anchors) if w.framing else []
@@ -83,14 +84,14 @@ def taken_back(w, words: list[str], norm: str, starts: list[int], ends: list[int
         for lo, hi in parts:
             if hi - lo > 4 or not around(lo, hi) or framing_spans(words[lo:hi], w.correction_alone, w.correction_alone_anchors) != [(0, hi - lo)]:
                 continue
-            end = norm[ends[hi - 1]:starts[hi]]  # a date follows: so does a word
-            if "?" in end or end.strip() == ".":
+            gap = norm[ends[hi - 1]:starts[hi]]  # a date follows: so does a word
+            if "?" in gap or gap.strip() == ".":
                 continue
             after = next(at for at in kept if at[0] >= hi)
             stop = next(h for c, h in parts if c <= after[0] < h)  # the end of the next date's clause
             # ... and of its sentence ("..., sorry, bills due in March, I need both")
-            end = next((i for i in range(after[1], len(words)) if SENTENCE_END.search(norm[ends[i]:starts[i + 1]] if i + 1 < len(words) else "")), len(words) - 1) + 1
-            if not w.additive.isdisjoint(words[hi:after[0]]) or not w.additive_after.isdisjoint(words[after[1]:end]):
+            said = next((i + 1 for i in range(after[1], len(words) - 1) if SENTENCE_END.search(norm[ends[i]:starts[i + 1]])), len(words))
+            if not w.additive.isdisjoint(words[hi:after[0]]) or not w.additive_after.isdisjoint(words[after[1]:said]):
                 continue
             if "?" in norm[ends[stop - 1]:starts[stop] if stop < len(words) else None] and \
                     not w.anaphora.isdisjoint([*words[hi:after[0]], *words[after[1]:stop]]):

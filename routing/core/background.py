@@ -63,7 +63,8 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     asked = [words[i] for i in range(ask, n) if i not in in_date]
     refers = _suffixes(w.anaphora)
     if any(x in w.anaphora or (refers and len(x) > 4 and _refers(index, x, refers)) for x in asked) \
-            or not (_names_term(index, asked) or _asks_of_other(index, words, norm, starts, ends, ask)) or not all(any(_tells(index, words, c, framed, date_at, capital) for c in s) for s in _sentences(before, norm, starts, ends)):
+            or not (_names_term(index, asked) or _asks_of_other(index, words, norm, starts, ends, ask)) \
+            or not all(any(_tells(index, words, c, framed, date_at, capital) for c in s) for s in _sentences(before, norm, starts, ends)):
         return [], set()
     # a statement's date where the ask names its own is no date of the ask ("The audit is in March. Could you show
     # the bank balance for December?"); its words are no name. A statement only a comma parts from the ask drops its
