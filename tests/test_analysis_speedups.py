@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
 
 from routing import Router
-from routing.core.analysis import QueryAnalysis, _said_vaguely, asked_advice, read_word
+from routing.core.analysis import QueryAnalysis, _said_vaguely, asked_advice, asked_done, read_word
 from routing.core.aside import set_aside
 from routing.core.background import background_read, capital_of
 from routing.core.framing import clauses, contrast_spans, framing_spans
@@ -246,7 +246,7 @@ def _set_aside(index, typed, raw_tokens, norm, tokens, dates, capital):
 
 def _later_rules(index, units, tokens, text, date_spans, typed, framed, norm, raw_tokens, source, cased):
     """The rules applied to the units after the speedups' part (not what this test compares): an amount's
-    qualifier in a request to write, framing, a how-to question."""
+    qualifier in a request to write, framing, a how-to question, a verb said done."""
     numbers = index.domain.words.numbers
     if (numbers.plus or numbers.percent) and any(ch.isdigit() for ch in text) and asks_to_write(units):
         held = amount_qualifiers(text, tokens, units, quantities_in(text, tokens, date_spans, numbers), numbers)
@@ -259,6 +259,8 @@ def _later_rules(index, units, tokens, text, date_spans, typed, framed, norm, ra
         units = background_read(units, background, source, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], cased,
                                 index.tool_index)
     advice, units = asked_advice(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], units)
+    if w.done or w.done_after:  # "pay hua": a verb said done asks nothing (hypothesis found the reference without it)
+        units = asked_done(index, typed, units)
     return units, advice
 
 

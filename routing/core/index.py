@@ -434,7 +434,8 @@ class RouterIndex:
         if n < 3 or not (word.isascii() and word.isalpha()):
             return None
         found, other = None, False
-        for t in self._clip_terms[bisect_left(self._clip_terms, word):]:
+        terms = self._clip_terms
+        for t in (terms[i] for i in range(bisect_left(terms, word), len(terms))):  # no copy of the list's tail
             if not t.startswith(word):
                 break
             if not n + 2 <= len(t) <= 3 * n:

@@ -11,8 +11,9 @@ from routing.core.model import NumberWords, Tool
 from routing.core.quantities import AMOUNT, DAYS, PLAIN, Quantity, read_quantities
 
 _ARGUMENT_ROLES = ("literal", "number")
-# why a date said was not taken (QueryAnalysis.untaken), as the parameters' notes say it
-_UNTAKEN = {"story": "is told before the question", "taken back": "was taken back", "aside": "frames the question"}
+# why a date said was not taken (QueryAnalysis.occasions, .untaken), as the parameters' notes say it
+_UNTAKEN = {"occasion": "is when something happens", "story": "is told before the question", "taken back": "was taken back",
+            "aside": "frames the question"}
 WRITE_AMOUNT = 1000  # a plain number this large ending a write's name is its amount ("Sharma 12000"), a smaller one a name's ("Studio 54")
 CODE_JOINS = "-/#_"  # what joins a record code's letters and digits ("INV-0788", "PB/0987"); "m8", "500 ml" are no code  # the units a run of argument words is made of
 
@@ -107,10 +108,9 @@ def suggest_params(
                 notes.append(f'could not use "{d.text}": {d.reason}')
             elif d.note:
                 notes.append(f'"{d.text}": {d.note}')
-    if a.occasions and plan.dated:  # "We meet the bank tomorrow and ...": said, and set aside, so the user sees why
-        notes.extend(f'"{d.text}" is when something happens, not the period asked: set aside' for d in a.occasions)
-    if a.untaken and plan.dated:  # "... in November. Can you show me last week's payments?": the same
-        notes.extend(f'"{d.text}" {_UNTAKEN[why]}, not the period asked: set aside' for d, why in a.untaken)
+    if (a.occasions or a.untaken) and plan.dated:  # "We meet the bank tomorrow and ...": said, set aside, so the user sees why
+        notes.extend(f'"{d.text}" {_UNTAKEN[why]}, not the period asked: set aside'
+                     for d, why in (*((d, "occasion") for d in a.occasions), *a.untaken))
     taken: tuple[Quantity, ...] = ()
     if plan.numbered and numbers is not None:
         quantities = _quantities(a, numbers, arguments)

@@ -87,9 +87,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
             c.add(lang_line, f"language {lang!r} must map to stopwords/actions/suffixes/negations")
             continue
         for key in block:
-            if key not in ("stopwords", "actions", "suffixes", "negations", "negation_after_word", "value_markers", "vowels", "spellings",
-                           "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction", "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions", "narrators", "correction_alone", "additive", "additive_after"):
-                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected stopwords, actions, suffixes, spellings, negations, negation_after_word, value_markers, vowels, reduplication, numbers, negation_gap, framing, advice, irregular, shorthand, contrast, correction, past, purpose, preface, request, anaphora, done, done_after, courtesy, verb_use, occasions, narrators, correction_alone, additive, additive_after)")
+            if key not in _SECTIONS:
+                c.add(_line(block, key), f"unknown section {key!r} under {lang!r} (expected {', '.join(_SECTIONS)})")
         keep = languages is None or lang in languages
         after = block.get("negation_after_word", False)
         if not isinstance(after, bool):
@@ -228,6 +227,11 @@ def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
     return out
 
 
+# the sections a language of words.yaml may have, as its error names them
+_SECTIONS = ("stopwords", "actions", "suffixes", "spellings", "negations", "negation_after_word", "value_markers", "vowels",
+             "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction",
+             "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions",
+             "narrators", "correction_alone", "additive", "additive_after")
 _USE_LISTS = ("cues", "objects", "determiners", "marks", "subjects", "recipients", "markers")
 
 
