@@ -129,16 +129,20 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _co
 _LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
 
 
-def _check_depth(text: str) -> None:
-    """Walk the parser's events (libyaml's parser keeps its own stack; it does not recurse)."""
-    depth = 0
+def _check_depth(text: str) -> bool:
+    """Walk the parser's events (libyaml's parser keeps its own stack; it does not recurse); whether
+    the document holds an alias (without one there is nothing for _check_expansion to count)."""
+    depth, aliases = 0, False
     for event in yaml.parse(text, Loader=_BaseLoader):
-        if isinstance(event, yaml.CollectionStartEvent):
+        if isinstance(event, yaml.AliasEvent):
+            aliases = True
+        elif isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
                 raise _LoadLimit(None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
+    return aliases
 
 
 def _flow_too_deep(text: str):
@@ -229,13 +233,14 @@ def load_with_lines(text: str) -> Any:
     or a limit passed)."""
     if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise _LoadLimit(None, None, _TOO_BIG, None)
-    _check_depth(text)
+    aliases = _check_depth(text)
     loader = _LineLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None
-        _check_expansion(node)
+        if aliases:
+            _check_expansion(node)
         return loader.construct_document(node)
     finally:
         loader.dispose()

@@ -14,15 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
-from routing.core.lexicon import DEFAULT_LEXICON_ROOT, domain_from_data
+from routing.core.lexicon import DEFAULT_LEXICON_ROOT
 from routing.quality.catalog import Catalog, CatalogProblem, read_catalog
 from routing.quality.importer import (
     IMPORTED_SETTINGS,
     IMPORTED_THRESHOLDS,
     ImportProblem,
-    _dump,
+    checked_texts,
     import_target,
     new_domain_files,
     tool_name_for,
@@ -129,10 +127,6 @@ def import_tool_catalog(
     except CatalogProblem as exc:
         raise ImportProblem(str(exc)) from None
     files, renamed = catalog_files(name, catalog, source_label=source_label)
-    texts = {f: HEADERS[f] + _dump(data) for f, data in files.items()}
-    # Validate exactly what will be written (libyaml's parser when there is one: 4,000 tools in a second).
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    domain_from_data(name, {f: yaml.load(t, Loader=loader) for f, t in texts.items() if f != "golden.yaml"}, root=root)
-    write_domain_folder(root, name, texts)
+    write_domain_folder(root, name, checked_texts(name, files, root, HEADERS))
     return CatalogImport(name, folder, catalog.format, len(catalog.tools), sum(len(t.params) for t in catalog.tools),
                          sum(len(t.examples) for t in catalog.tools), renamed)
