@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from routing.core.background import opens_sentence, statements_before
+from routing.core.background import opens_clause, statements_before
 from routing.core.framing import SENTENCE_END, clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses, signed
 
 _STATEMENT_THEN = re.compile(r"[,;:.?!]\s+\S|\s[-–—]+\s")  # a clause ends before the question does: a statement may come first
@@ -35,7 +35,7 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
     background_dates: set = set()
     aside_words = n > 2 and (index.clause_words is None or words[0] in index.preface_firsts or not index.clause_words.isdisjoint(words))
     # a request's words or a question's "?" after a statement ("The audit is in March. Could you ...")
-    asks_after = n > 2 and bool(w.request) and (not index.request_words.isdisjoint(words) or "?" in norm or opens_sentence(index, words, norm, starts, ends)) \
+    asks_after = n > 2 and bool(w.request) and (not index.request_words.isdisjoint(words) or "?" in norm or opens_clause(index, words, norm, starts, ends)) \
         and _STATEMENT_THEN.search(norm) is not None
     if aside_words or asks_after:
         parts = clauses(norm, starts, ends) if parts is None else parts

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from routing.core.framing import FULL_STOP, SENTENCE_END, background_clauses, inside
+from routing.core.framing import CLAUSE_END, SENTENCE_END, background_clauses, inside
 
 # What a statement made before the ask loses: its terms, verbs and vague words; its names, amounts and
 # dates stay (a parameter may be said there: "Received 75k from Sinha Traders. Please record the payment"),
@@ -56,10 +56,18 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     none. `capital(i)`: word i is typed with a capital (capital_of)."""
     w = index.domain.words
     n = len(words)
-    before, ask = background_clauses(words, parts, w.request, norm, starts, ends, w.stopwords, framed, lambda ws, i: _opens(index, ws, i))
+    in_date = {i for a, b in date_at for i in range(a, b)}
+
+    def stated(lo: int, hi: int) -> bool:
+        """The clause opens with a word of content none of the domain's and holds no verb of the domain ("prepping for
+        the review", "mau rencanain modal kerja"; "disuruh cek utang ke pemasok" asks to check)."""
+        first = next((i for i in range(lo, hi) if words[i] not in w.stopwords and i not in in_date), None)
+        return first is not None and words[first].isalpha() and words[first] not in index.known and index.entry(words[first]) is None \
+            and not any(_opens(index, words, i) for i in range(lo, hi) if i not in in_date)
+    before, ask = background_clauses(words, parts, w.request, norm, starts, ends, w.stopwords, framed, lambda ws, i: _opens(index, ws, i),
+                                     stated)
     if not before:
         return [], set()
-    in_date = {i for a, b in date_at for i in range(a, b)}
     asked = [words[i] for i in range(ask, n) if i not in in_date]
     refers = _suffixes(w.anaphora)
     if any(x in w.anaphora or (refers and len(x) > 4 and _refers(index, x, refers)) for x in asked) \
@@ -121,14 +129,13 @@ def _sentences(parts: list[tuple[int, int]], norm: str, starts: list[int], ends:
     return out
 
 
-def opens_sentence(index, words: list[str], norm: str, starts: list[int], ends: list[int]) -> bool:
-    """A sentence after the first opens with a verb or a question of the domain ("... I can't explain it to the board.
-    Show me the cash flow statement for Q4 2025."): it may ask after a statement."""
-    if FULL_STOP.search(norm) is None:  # one sentence (most questions): nothing to scan
-        return False
+def opens_clause(index, words: list[str], norm: str, starts: list[int], ends: list[int]) -> bool:
+    """A clause after the first opens with a verb or a question of the domain ("... I can't explain it to the board.
+    Show me the cash flow statement for Q4 2025.", "prepping for the review, pull up our invoices"): it may ask
+    after a statement."""
     stop = index.domain.words.stopwords
     for i in range(1, len(words)):
-        if FULL_STOP.search(norm[ends[i - 1]:starts[i]]):
+        if CLAUSE_END.search(norm[ends[i - 1]:starts[i]]):
             j = next((k for k in range(i, len(words)) if words[k] not in stop), None)
             if _opens(index, words, i) or j is not None and _opens(index, words, j):
                 return True

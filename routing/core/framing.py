@@ -102,14 +102,14 @@ def framing_spans(words: list[str], templates: tuple[Template, ...], anchors: fr
 
 # A clause ends at a comma, semicolon, colon, a dash standing apart, or a sentence's end ("not the
 # profit - the actual cash"); a hyphen inside a word ("section-wise") ends nothing.
-_CLAUSE_END = re.compile(r"[,;:.?!]|\s[-–—]+|[-–—]+\s")
+CLAUSE_END = re.compile(r"[,;:.?!]|\s[-–—]+|[-–—]+\s")
 
 
 def clauses(text: str, starts: list[int], ends: list[int]) -> list[tuple[int, int]]:
     """Token ranges [lo, hi) of the question's clauses, split where the text between two tokens ends one."""
     out, lo = [], 0
     for i in range(1, len(starts)):
-        if _CLAUSE_END.search(text[ends[i - 1]:starts[i]]):
+        if CLAUSE_END.search(text[ends[i - 1]:starts[i]]):
             out.append((lo, i))
             lo = i
     if starts:
@@ -144,7 +144,8 @@ FULL_STOP = re.compile(r"[.?!]")  # a sentence ended, not a colon's elaboration 
 
 
 def background_clauses(words: list[str], parts: list[tuple[int, int]], templates: tuple[Template, ...], text: str,
-                       starts: list[int], ends: list[int], stop: frozenset[str], framed=(), opener=None) -> tuple[list[tuple[int, int]], int]:
+                       starts: list[int], ends: list[int], stop: frozenset[str], framed=(), opener=None,
+                       stated=None) -> tuple[list[tuple[int, int]], int]:
     """The statements a question makes before it asks ("Accounts payable is a bit behind and I was asked to
     help: could you show me the supplier bills we received?"): the clauses before the first one that holds
     a request (one of the `templates`, words.yaml `request`) or ends a question ("?"), and where that ask
@@ -154,7 +155,8 @@ def background_clauses(words: list[str], parts: list[tuple[int, int]], templates
     "customer yg masih nunggak, udah brp lama telatnya?" name what they ask for before the comma. The caller
     keeps the statements where the ask names no term of its own or refers back to them ("...; please enter it
     in the books"). `opener(words, i)`: the clause from word i opens with a verb or a question of the domain ("Show
-    me ...", "How much ..."): after a full stop, that asks too."""
+    me ...", "How much ..."): after a full stop, that asks too. `stated(lo, hi)`: the clause opens with a word of its
+    own, no term of the domain ("prepping for ...", "mau rencanain ...")."""
     if len(parts) < 2 or not templates:
         return [], 0
     # a separator inside a number or a word ("1.8 lakh", "1,200", "e-mail") parts no clause here
@@ -173,14 +175,20 @@ def background_clauses(words: list[str], parts: list[tuple[int, int]], templates
         at = None
         if not anchors.isdisjoint(clause):  # no template matches a clause without one of its required words
             at = next((j for j in range(hi - lo) if any(_match(t, clause, 0, j) for t in templates)), None)
-        if at is None and "?" not in text[ends[hi - 1]:ends[hi - 1] + 3]:
-            if not (k and opener is not None and FULL_STOP.search(text[ends[lo - 1]:starts[lo]])
-                    and (opener(words, lo) or opener(words, next((i for i in range(lo, hi) if words[i] not in stop), lo)))):
-                continue
+        asked = "?" in text[ends[hi - 1]:ends[hi - 1] + 3]
+        # a clause after the first that opens with a verb or a question of the domain asks after a sentence's end,
+        # and after a comma where it is the second and the first `stated` something of the speaker's own ("mau
+        # rencanain modal kerja, lihat arus kas ...", "prepping for the review, pull up our invoices"); one ending in
+        # "?" after a comma narrows the clause before ("hutang yang lewat jatuh tempo, mana yang duluan?")
+        verb_first = bool(k and not asked and opener is not None
+                          and (opener(words, lo) or opener(words, next((i for i in range(lo, hi) if words[i] not in stop), lo)))
+                          and (k == 1 and stated is not None and stated(*parts[0]) or FULL_STOP.search(text[ends[lo - 1]:starts[lo]])))
+        if at is None and not asked and not verb_first:
+            continue
         if k == 0:
             return [], 0
         opens = at is not None and all(w in stop or any(a <= i < b for a, b in framed) for i, w in enumerate(words[lo:lo + at], lo))
-        if opens or SENTENCE_END.search(text[ends[lo - 1]:starts[lo]]):
+        if opens or verb_first or SENTENCE_END.search(text[ends[lo - 1]:starts[lo]]):
             return parts[:k], lo
         return [], 0
     return [], 0

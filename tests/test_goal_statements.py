@@ -1,0 +1,42 @@
+"""A goal said first, then the ask after a comma (routing.core.framing.background_clauses, `stated`): "lagi ngitung
+modal kerja, tampilkan arus kas Q4 2025" asks for the cash flow; the working capital ("modal kerja") is what the
+speaker is doing, no second tool. Only where the first clause opens with a word of the speaker's own and holds no
+verb of the domain, and the ask is the second clause and ends in no "?" (such a clause narrows the first one).
+Phrasings written before the mechanism, none from a labelled set."""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def routers():
+    return {d: load_router(d) for d in ("accounting", "cfo")}
+
+
+def route(routers, domain, query):
+    return routers[domain].route(query, today=TODAY).to_dict()
+
+
+def test_a_goal_before_the_ask_is_no_second_tool(routers):
+    out = route(routers, "accounting", "lagi ngitung modal kerja, tampilkan arus kas Q4 2025")
+    assert out["status"] == "activated"
+    top = out["matches"][0]
+    assert top["name"] == "financial_cash_flow"
+    assert (top["suggested_params"]["date_from"], top["suggested_params"]["date_to"]) == ("2025-10-01", "2025-12-31")
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    # the first clause names the ask, the second narrows it: both read as asked
+    ("accounting", "hutang ke pemasok yang udah lewat jatuh tempo, mana yang harus dilunasi duluan?", "payables_aging"),
+    ("accounting", "Saya disuruh cek utang kita ke pemasok: mana yang sudah lewat jatuh tempo, dan sudah telat berapa lama?",
+     "payables_aging"),
+    ("cfo", "dec mein sabse zyada kharcha kis head pe hua, top 5 ranked", "top_expenses"),
+])
+def test_a_first_clause_that_names_the_ask_stays_asked(routers, domain, query, tool):
+    out = route(routers, domain, query)
+    assert out["status"] == "activated"
+    assert out["matches"][0]["name"] == tool
