@@ -27,6 +27,11 @@ def routers():
      ("2025-12-01", "2025-12-31")),
     ("cfo", "the investors visit tomorrow, so give me the P&L for last quarter", "profit_and_loss",
      ("2025-10-01", "2025-12-31")),
+    # a period ahead beside one behind, and a day (past or ahead) beside a longer period, in an occasion's clause
+    ("accounting", "presenting to the bank next week, they need our profit and loss for 2025", "financial_profit_loss",
+     ("2025-01-01", "2025-12-31")),
+    ("accounting", "we met the auditors on Tuesday and they want the expenses of last quarter", "expense_list",
+     ("2025-10-01", "2025-12-31")),
 ])
 def test_the_occasion_is_no_period(routers, domain, query, tool, period):
     r = routers[domain].route(query, today=TODAY).to_dict()
@@ -49,6 +54,7 @@ def test_one_date_is_kept(routers, domain, query, day):
     ("accounting", "my boss wants last month's and this month's sales", 2),
     ("cfo", "sales yesterday, no wait I mean last week vs this week", 2),
     ("accounting", "hi team, yesterday's and today's invoices", 2),
+    ("accounting", "expenses on Monday compared with last week", 2),   # no occasion said
 ])
 def test_two_asked_dates_stay(routers, domain, query, n):
     r = routers[domain].route(query, today=TODAY).to_dict()

@@ -36,7 +36,11 @@ def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set,
         others = [o for o, a in kept if a != at]
         clause = next(((lo, hi) for lo, hi in parts if lo <= at[0] < hi), (0, len(words)))
         day = d.start == d.end
-        ahead = day and d.start > today and holds(*clause) and any(o.start <= today for o in others)
+        # a date ahead ("meeting the bank next week, ... a profit in 2025"), or a day ("board meets on Monday and ...
+        # a profit last quarter"), where the clause holds an occasion the tools are not about, beside another date
+        ahead = holds(*clause) and (day and d.start > today and any(o.start <= today for o in others)
+                                    or beside(*clause) and (d.start > today and all(o.end <= today for o in others)
+                                                            or day and any(o.start != o.end and not o.start <= d.start <= o.end for o in others)))
         after_frame = day and any(hi == at[0] for _, hi in frames) and any(o.start != o.end for o in others)
         # "Friday's board meeting", "the Q3 review": a date right before an occasion's word names it; one right after
         # it does where no other date shares its clause ("audit next week, need the balance sheet as of 31 March";
