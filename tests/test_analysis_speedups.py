@@ -17,6 +17,7 @@ from rapidfuzz.distance import OSA
 from routing import Router
 from routing.core.analysis import QueryAnalysis, _said_vaguely, asked_advice, asked_done, read_word
 from routing.core.aside import set_aside
+from routing.core.occasions import occasions
 from routing.core.background import background_read, capital_of
 from routing.core.framing import clauses, contrast_spans, framing_spans
 from routing.core.quantities import amount_qualifiers, asks_to_write, quantities_in
@@ -164,8 +165,8 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         dates = tuple(_as_typed(d, tokens, raw_tokens, norm) for d in dates)
     aligned_cased = cased if len(cased) == len(raw_tokens) else ()
     # capitals as the router reads them for its statements (routing.core.background.capital_of: not compared here)
-    framed, dropped, untaken = _set_aside(self, [t.text for t in raw_tokens], raw_tokens, norm, tokens, dates,
-                                          capital_of(source, [t.start for t in raw_tokens], aligned_cased))
+    framed, dropped, untaken, days = _set_aside(self, [t.text for t in raw_tokens], raw_tokens, norm, tokens, dates,
+                                                capital_of(source, [t.start for t in raw_tokens], aligned_cased), today)
     dates = tuple(d for d in dates if d.span not in dropped)
     # A phrase said twice ("... last month ... last month") is one range, not two: the first one kept, after
     # a clause set aside has dropped its own ("not Q3, invoice Q3" keeps the second Q3, as the router does;
@@ -225,6 +226,7 @@ def reference_analyze(self, query: str, *, today: date, correct: bool = True, wi
         extras=tuple(dict.fromkeys(extras)),
         segments=_split_sentences(units, tokens, text) if self.segmented else (),
         advice=advice,
+        occasions=days,
         untaken=tuple((_as_typed(d, tokens, raw_tokens, norm), why) for d, why in untaken
                       if (d.start, d.end) not in {(k.start, k.end) for k in unique_dates}),
     )
@@ -236,12 +238,17 @@ def _token_range(d, tokens) -> tuple[int, int]:
     return (inside[0], inside[-1] + 1) if inside else (len(tokens), len(tokens))
 
 
-def _set_aside(index, typed, raw_tokens, norm, tokens, dates, capital):
-    """The spans of the question that are not its ask, the dates they drop and why, by the router's own rule
-    (routing.core.aside.set_aside: not what this test compares)."""
+def _set_aside(index, typed, raw_tokens, norm, tokens, dates, capital, today):
+    """The spans of the question that are not its ask, the dates they drop and why, and the occasions' days, by the
+    router's own rules (routing.core.aside.set_aside, routing.core.occasions: not what this test compares)."""
     at = [_token_range(d, tokens) for d in dates]
-    framed, dropped, background, why = set_aside(index, typed, norm, [t.start for t in raw_tokens], [t.end for t in raw_tokens], at, capital)
-    return (framed, background), {d.span for d, r in zip(dates, at) if r in dropped}, [(d, why[r]) for d, r in zip(dates, at) if r in why and d.resolved]
+    starts, ends = [t.start for t in raw_tokens], [t.end for t in raw_tokens]
+    framed, dropped, background, why = set_aside(index, typed, norm, starts, ends, at, capital)
+    days = ()
+    if len(dates) > 1:
+        dropped, framed, days = occasions(dates, at, framed, dropped, today, typed, norm, starts, ends, index)
+    return ((framed, background), {d.span for d, r in zip(dates, at) if r in dropped},
+            [(d, why[r]) for d, r in zip(dates, at) if r in why and d.resolved], days)
 
 
 def _later_rules(index, units, tokens, text, date_spans, typed, framed, norm, raw_tokens, source, cased):

@@ -40,3 +40,22 @@ def test_a_first_clause_that_names_the_ask_stays_asked(routers, domain, query, t
     out = route(routers, domain, query)
     assert out["status"] == "activated"
     assert out["matches"][0]["name"] == tool
+
+
+def test_what_the_answer_is_for_inside_a_clause_is_no_ask(routers):
+    """words.yaml `purpose_within`: "before we approve payments" to the clause's end says what it is for."""
+    cfo = routers["cfo"]
+    out = cfo.route("we must review everything before we approve payments, show the bank balance", today=TODAY).to_dict()
+    assert out["status"] == "activated" and out["matches"][0]["name"] == "bank_balance"
+    out = cfo.route("we should double-check the numbers before we sign off the audit - find the bill from Mehta Steel in December",
+                    today=TODAY).to_dict()
+    top = out["matches"][0]
+    assert top["name"] == "bill_lookup"
+    assert "audit" not in top["suggested_params"]["query"] and "Mehta Steel" in top["suggested_params"]["query"]
+
+
+def test_before_a_past_verb_tells_when_not_what_for(routers):
+    # "before I got ..." tells when something happened: no purpose set aside (its words may still be a search's)
+    from routing.core.aside import _told
+    told = _told(routers["accounting"].index.domain.words)
+    assert told("got") and told("closed") and not told("need") and not told("spend") and not told("approve")

@@ -44,7 +44,7 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
             framed = [*framed, *background_dates]
     if aside_words:
         dated = lambda lo, hi: any(a < hi and lo < b for a, b in date_at)
-        purposes = purpose_clauses(words, parts, w.purpose)
+        purposes = purpose_clauses(words, parts, w.purpose, w.purpose_within, _told(w))
         # a preface is a source line ("Customer asks:", "Ticket #4420 -"), closed by a colon or a dash, no date in it
         # "..., not paid" / "paid nahi, ...": the negation with a word is a term of the lexicon, a filter of the ask
         negated = lambda lo, hi: any((neg, words[lo + 1] if words[lo] in w.contrast_before else words[hi - 2]) in index.phrases
@@ -112,6 +112,14 @@ def _minus(spans, holes) -> list[tuple[int, int]]:
         if hi > lo:
             out.append((lo, hi))
     return out
+
+
+def _told(w):
+    """A word that tells of the past (words.yaml `irregular` forms and `past` endings, as "got", "closed"): after
+    "before I" it says when something happened ("the line dropped before I got their name"), no purpose."""
+    irregular = {k for k, _ in w.irregular}
+    endings = [e for e in w.past if len(e) > 1]  # "-ed" ("closed"); a lone "-d" ends "send", "spend" too
+    return lambda word: word in irregular or any(word.endswith(e) and len(word) > len(e) + 2 and not word.endswith("e" + e) for e in endings)
 
 
 def _asks_elsewhere(index, words: list[str], spans) -> bool:

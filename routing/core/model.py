@@ -248,6 +248,9 @@ class LanguageWords:
     additive_after: frozenset[str] = frozenset()  # ... said after the later date ("arre, November ka bhi")
     # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)
     verb_use: VerbUse = field(default_factory=VerbUse)
+    # the same inside a clause, from the template to the clause's end ("I need to check a bill before I approve
+    # payment - find ..."; words.yaml `purpose_within`)
+    purpose_within: tuple = ()
 
 
 @dataclass(frozen=True)

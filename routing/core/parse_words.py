@@ -71,6 +71,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     additive: set[str] = set()
     additive_after: set[str] = set()
     purpose: list = []
+    purpose_within: list = []
     preface: list = []
     request: list = []
     anaphora: set[str] = set()
@@ -143,6 +144,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_additive = _one_words(block, "additive", c, lang)
         said_additive_after = _one_words(block, "additive_after", c, lang)
         said_purpose = _framing(block, c, lang, "purpose")
+        said_purpose_within = _framing(block, c, lang, "purpose_within")
         said_preface = _framing(block, c, lang, "preface")
         said_request = _framing(block, c, lang, "request")
         said_anaphora = _anaphora(block, c, lang)
@@ -165,6 +167,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         additive.update(said_additive)
         additive_after.update(said_additive_after)
         purpose.extend(said_purpose)
+        purpose_within.extend(said_purpose_within)
         preface.extend(said_preface)
         request.extend(said_request)
         anaphora.update(said_anaphora)
@@ -212,7 +215,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                                           *(frozenset(use[k]) for k in _USE_LISTS[1:])), occasions=frozenset(occasions),
                          narrators=frozenset(narrators), correction_alone=tuple(correction_alone),
                          correction_alone_anchors=anchor_words(tuple(correction_alone)), additive=frozenset(additive),
-                         additive_after=frozenset(additive_after))
+                         additive_after=frozenset(additive_after), purpose_within=tuple(purpose_within))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
@@ -231,7 +234,7 @@ def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
 _SECTIONS = ("stopwords", "actions", "suffixes", "spellings", "negations", "negation_after_word", "value_markers", "vowels",
              "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction",
              "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions",
-             "narrators", "correction_alone", "additive", "additive_after")
+             "narrators", "correction_alone", "additive", "additive_after", "purpose_within")
 _USE_LISTS = ("cues", "objects", "determiners", "marks", "subjects", "recipients", "markers")
 
 
