@@ -1,5 +1,5 @@
-"""Words of other registers and regions (lexicons): "the previous calendar week" and "the preceding month" are
-periods (dates.yaml modifiers); British "takings" are sales and a "mobile number" a contact's; fillers ("yaar",
+"""Words of other registers and regions (lexicons): "the previous calendar week" is a period (dates.yaml modifiers;
+"the preceding month" is not read: it counts from the date before it, not from today); British "takings" are sales and a "mobile number" a contact's; fillers ("yaar",
 "ekdum", "gue", "literally", "mate") ask for nothing. Phrasings written before the change, none from a set."""
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ def routers():
 
 @pytest.mark.parametrize("query, period", [
     ("list the bills of the previous calendar week", ("2026-01-12", "2026-01-18")),
-    ("expenses in the preceding month", ("2025-12-01", "2025-12-31")),
+    ("expenses in the current calendar month", ("2026-01-01", "2026-01-22")),
     ("sales for the last calendar year", ("2025-01-01", "2025-12-31")),
 ])
-def test_calendar_and_preceding_periods(routers, query, period):
+def test_calendar_periods(routers, query, period):
     out = routers["accounting"].route(query, today=TODAY).to_dict()
     assert [(d["start"], d["end"]) for d in out["dates"]] == [period]
 

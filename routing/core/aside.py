@@ -44,7 +44,11 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
             framed = [*framed, *background_dates]
     if aside_words:
         dated = lambda lo, hi: any(a < hi and lo < b for a, b in date_at)
-        purposes = purpose_clauses(words, parts, w.purpose, w.purpose_within, _told(w))
+        purposes = purpose_clauses(words, parts, w.purpose)
+        # said inside a clause, where a term of the domain is left outside to ask ("pull the numbers so I can see which
+        # customers owe us" asks in its tail)
+        purposes += [c for c in purpose_clauses(words, parts, (), w.purpose_within, _told(w)) if not _inside(c, purposes)
+                     and _names_outside(index, words, [*framed, *purposes, c])]
         # a preface is a source line ("Customer asks:", "Ticket #4420 -"), closed by a colon or a dash, no date in it
         # "..., not paid" / "paid nahi, ...": the negation with a word is a term of the lexicon, a filter of the ask
         negated = lambda lo, hi: any((neg, words[lo + 1] if words[lo] in w.contrast_before else words[hi - 2]) in index.phrases
@@ -118,8 +122,13 @@ def _told(w):
     """A word that tells of the past (words.yaml `irregular` forms and `past` endings, as "got", "closed"): after
     "before I" it says when something happened ("the line dropped before I got their name"), no purpose."""
     irregular = {k for k, _ in w.irregular}
-    endings = [e for e in w.past if len(e) > 1]  # "-ed" ("closed"); a lone "-d" ends "send", "spend" too
-    return lambda word: word in irregular or any(word.endswith(e) and len(word) > len(e) + 2 and not word.endswith("e" + e) for e in endings)
+    endings = [e for e in w.past if len(e) > 1]  # "-ed" ("closed", "agreed"); a lone "-d" ends "send", "spend" too
+    return lambda word: word in irregular or any(word.endswith(e) and len(word) > len(e) + 2 for e in endings)
+
+
+def _names_outside(index, words: list[str], spans) -> bool:
+    """Whether a word outside `spans` is a term of the domain (a concept, not only a verb)."""
+    return any(getattr(index.entry(w), "concept", None) for i, w in enumerate(words) if not _inside((i, i + 1), spans))
 
 
 def _asks_elsewhere(index, words: list[str], spans) -> bool:

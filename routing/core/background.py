@@ -62,8 +62,11 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
         """The clause opens with a word of content none of the domain's and holds no verb of the domain ("prepping for
         the review", "mau rencanain modal kerja"; "disuruh cek utang ke pemasok" asks to check)."""
         first = next((i for i in range(lo, hi) if words[i] not in w.stopwords and i not in in_date), None)
-        return first is not None and words[first].isalpha() and words[first] not in index.known and index.entry(words[first]) is None \
-            and not any(_opens(index, words, i) for i in range(lo, hi) if i not in in_date)
+        if first is None or not words[first].isalpha() or words[first] in index.known or index.entry(words[first]) is not None:
+            return False
+        if any(_opens(index, words, i) for i in range(lo, hi) if i not in in_date):
+            return False
+        return index.is_real_word(words[first]) or not index.correct(words[first])  # "recievables" is a term mistyped
     before, ask = background_clauses(words, parts, w.request, norm, starts, ends, w.stopwords, framed, lambda ws, i: _opens(index, ws, i),
                                      stated)
     if not before:
@@ -78,8 +81,9 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     # the bank balance for December?"); its words are no name. A statement only a comma parts from the ask drops its
     # date where it says who asked ("My manager wants ... before the audit next week, so could you list the invoices
     # of last month"); "Versus last year, could you show this year's margin" keeps it
+    # ... and a goal said first ("budgeting for next year, show the profit and loss for 2025")
     sentence = SENTENCE_END.search(norm[ends[ask - 1]:starts[ask]]) or any(
-        lo <= a and b <= hi for a, b in framed for lo, hi in before)
+        lo <= a and b <= hi for a, b in framed for lo, hi in before) or len(before) == 1 and stated(*before[0])
     # a write's statement holds the record's own date ("Received 75k on 15 January. Please record the payment
     # today": "today" says when to write it)
     writes = set(index.domain.settings.weights.explicit_kinds)

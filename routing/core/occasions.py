@@ -3,7 +3,9 @@ a meeting). "We meet the bank tomorrow and they'd like to see the payments from 
 meeting, last month the period; "bikin slide buat rapat hari Senin ... penjualan selama Q4": Monday is the meeting,
 Q4 the period. A single day is an occasion where a word of words.yaml `occasions` ("meet", "rapat") says so: a day
 ahead in that word's clause beside a date that is not ahead, or a day right after a framing phrase holding the word
-("before the board meeting on Monday") beside a longer period. Any date right before an occasion's word names it
+("before the board meeting on Monday") beside a longer period, and so is a day, past or ahead, within three words of
+such a word ("board meets on Monday and ... last quarter") beside a longer period, where no term of the domain comes
+before it in its clause ("what did we spend on the offsite on 12 December" asks of the offsite). Any date right before an occasion's word names it
 ("for Friday's board meeting I need last quarter's ...", "before the Q3 review"), and one right after it alone in
 its clause ("audit next week, need the balance sheet as of 31 March 2025"), unless the domain's tools are about the
 occasion (a calendar's meetings). Dropped, its words read as framing is (no name, no
@@ -27,20 +29,29 @@ def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set,
     if len(kept) < 2 or said.isdisjoint(words):
         return dropped, framed, ()
     parts = clauses(norm, starts, ends)  # only where a word of an occasion is there
-    holds = lambda lo, hi: not said.isdisjoint(words[lo:hi])
+    # an occasion's word outside every date ("the coming quarter", "yang akan datang" say no occasion)
+    in_date = {i for a, b in date_at for i in range(a, b)}
+    holds = lambda lo, hi: any(words[i] in said for i in range(lo, hi) if i not in in_date)
     # beside a date, an occasion the domain's tools are about ("meetings last week" to a calendar) is what is asked
-    beside = lambda lo, hi: any(w in said and not getattr(index.entry(w), "concept", None) for w in words[lo:hi])
+    beside = lambda lo, hi: any(words[i] in said and not getattr(index.entry(words[i]), "concept", None)
+                                for i in range(lo, hi) if i not in in_date)
+    # a term of the domain before it in its clause makes the occasion what is asked of ("what did we spend on the
+    # offsite on 12 December", "expenses of the dealer conference on 20 November", "invoices due by the audit deadline")
+    asked_of = lambda lo, hi: any(getattr(index.entry(words[i]), "concept", None) for i in range(lo, hi) if i not in in_date)
     frames = [s for s in framed if isinstance(s, tuple) and len(s) == 2 and holds(*s)]
     out, aside = [], []
     for d, at in kept:
         others = [o for o, a in kept if a != at]
         clause = next(((lo, hi) for lo, hi in parts if lo <= at[0] < hi), (0, len(words)))
         day = d.start == d.end
-        # a date ahead ("meeting the bank next week, ... a profit in 2025"), or a day ("board meets on Monday and ...
-        # a profit last quarter"), where the clause holds an occasion the tools are not about, beside another date
-        ahead = holds(*clause) and (day and d.start > today and any(o.start <= today for o in others)
-                                    or beside(*clause) and (d.start > today and all(o.end <= today for o in others)
-                                                            or day and any(o.start != o.end and not o.start <= d.start <= o.end for o in others)))
+        # a day ahead in an occasion's clause beside a date that is not ahead; or a day, past or ahead, within three words
+        # of an occasion the tools are not about ("board meets on Monday and ... a profit last quarter", "the auditor's
+        # visit is on 10 February. ... for December", "Friday ki board meeting ke liye") beside a longer period, where
+        # no term of the domain comes before it in its clause
+        ahead = day and (holds(*clause) and d.start > today and any(o.start <= today for o in others)
+                         or (beside(max(at[0] - NEAR - 1, clause[0]), at[0]) or beside(at[1], min(at[1] + NEAR + 1, clause[1])))
+                         and not asked_of(clause[0], at[0])
+                         and any(o.start != o.end and not o.start <= d.start <= o.end for o in others))
         after_frame = day and any(hi == at[0] for _, hi in frames) and any(o.start != o.end for o in others)
         # "Friday's board meeting", "the Q3 review": a date right before an occasion's word names it; one right after
         # it does where no other date shares its clause ("audit next week, need the balance sheet as of 31 March";
