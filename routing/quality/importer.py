@@ -273,14 +273,16 @@ HEADERS = {
 }
 
 
-def checked_texts(name: str, files: dict, root: Path, headers: dict[str, str] | None = None) -> dict[str, str]:
+def checked_texts(name: str, files: dict, root: Path, headers: dict[str, str] | None = None,
+                  unchecked: tuple[str, ...] = ("golden.yaml", "negatives.yaml")) -> dict[str, str]:
     """The texts of a new domain's files (file name -> text), once its data validates as a domain.
 
     The data validated is the data written: the safe dumper quotes every string that would read back
     as something else ("yes", "1.0", "2024-01-01", "null"), so parsing the text again gives the same
-    values (tests/test_import_roundtrip.py) and would only spend seconds on a big catalog."""
+    values (tests/test_import_roundtrip.py) and would only spend seconds on a big catalog. `unchecked`: the files no
+    domain is built from (questions to measure it, questions that are not its)."""
     texts = {f: (headers or HEADERS)[f] + _dump(data) for f, data in files.items()}
-    domain_from_data(name, {f: d for f, d in files.items() if f not in ("golden.yaml", "negatives.yaml")}, root=root)
+    domain_from_data(name, {f: d for f, d in files.items() if f not in unchecked}, root=root)
     return texts
 
 
