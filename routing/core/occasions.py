@@ -4,8 +4,8 @@ meeting, last month the period; "bikin slide buat rapat hari Senin ... penjualan
 Q4 the period. A single day is an occasion where a word of words.yaml `occasions` ("meet", "rapat") says so: a day
 ahead in that word's clause beside a date that is not ahead, or a day right after a framing phrase holding the word
 ("before the board meeting on Monday") beside a longer period, and so is a day, past or ahead, within three words of
-such a word ("board meets on Monday and ... last quarter") beside a longer period, where no term of the domain comes
-before it in its clause ("what did we spend on the offsite on 12 December" asks of the offsite). Any date right before an occasion's word names it
+such a word ("board meets on Monday and ... last quarter") beside a longer period, where no term or verb of the domain
+comes before it in its clause ("what did we spend on the offsite on 12 December" asks of the offsite). Any date right before an occasion's word names it
 ("for Friday's board meeting I need last quarter's ...", "before the Q3 review"), and one right after it alone in
 its clause ("audit next week, need the balance sheet as of 31 March 2025"), unless the domain's tools are about the
 occasion (a calendar's meetings). Dropped, its words read as framing is (no name, no
@@ -35,9 +35,11 @@ def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set,
     # beside a date, an occasion the domain's tools are about ("meetings last week" to a calendar) is what is asked
     beside = lambda lo, hi: any(words[i] in said and not getattr(index.entry(words[i]), "concept", None)
                                 for i in range(lo, hi) if i not in in_date)
-    # a term of the domain before it in its clause makes the occasion what is asked of ("what did we spend on the
-    # offsite on 12 December", "expenses of the dealer conference on 20 November", "invoices due by the audit deadline")
-    asked_of = lambda lo, hi: any(getattr(index.entry(words[i]), "concept", None) for i in range(lo, hi) if i not in in_date)
+    # a term or a verb of the domain before it in its clause makes the day asked ("what did we spend on the offsite on
+    # 12 December", "invoices due by the audit deadline on 31 January", "list everything we received on 19 January at
+    # the meeting")
+    asked_of = lambda lo, hi: any((e := index.entry(words[i])) is not None and (e.concept or e.kinds)
+                                  for i in range(lo, hi) if i not in in_date and words[i] not in said)
     frames = [s for s in framed if isinstance(s, tuple) and len(s) == 2 and holds(*s)]
     out, aside = [], []
     for d, at in kept:
@@ -47,7 +49,7 @@ def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set,
         # a day ahead in an occasion's clause beside a date that is not ahead; or a day, past or ahead, within three words
         # of an occasion the tools are not about ("board meets on Monday and ... a profit last quarter", "the auditor's
         # visit is on 10 February. ... for December", "Friday ki board meeting ke liye") beside a longer period, where
-        # no term of the domain comes before it in its clause
+        # no term or verb of the domain comes before it in its clause
         ahead = day and (holds(*clause) and d.start > today and any(o.start <= today for o in others)
                          or (beside(max(at[0] - NEAR - 1, clause[0]), at[0]) or beside(at[1], min(at[1] + NEAR + 1, clause[1])))
                          and not asked_of(clause[0], at[0])
