@@ -5,9 +5,9 @@ Q4 the period. A single day is an occasion where a word of words.yaml `occasions
 ahead in that word's clause beside a date that is not ahead, or a day right after a framing phrase holding the word
 ("before the board meeting on Monday") beside a longer period, and so is a day, past or ahead, within three words of
 such a word ("board meets on Monday and ... last quarter") beside a longer period, where no term or verb of the domain
-comes before it in its clause ("what did we spend on the offsite on 12 December" asks of the offsite). Any date right before an occasion's word names it
-("for Friday's board meeting I need last quarter's ...", "before the Q3 review"), and one right after it alone in
-its clause ("audit next week, need the balance sheet as of 31 March 2025"), unless the domain's tools are about the
+comes before it in its clause ("what did we spend on the offsite on 12 December" asks of the offsite). Any date right
+before an occasion's word names it ("for Friday's board meeting I need last quarter's ...", "before the Q3 review"),
+and one right after it alone in its clause ("audit next week, need the balance sheet as of 31 March 2025"), unless the domain's tools are about the
 occasion (a calendar's meetings). Dropped, its words read as framing is (no name, no
 search text; the whole clause where it is the occasion's alone: "the auditors come tomorrow, ..."); never every date ("bills due tomorrow and payments from last week" keeps both)."""
 from __future__ import annotations
