@@ -59,3 +59,9 @@ def test_before_a_past_verb_tells_when_not_what_for(routers):
     from routing.core.aside import _told
     told = _told(routers["accounting"].index.domain.words)
     assert told("got") and told("closed") and not told("need") and not told("spend") and not told("approve")
+
+
+def test_a_goals_date_gives_way_to_the_asks(routers):
+    top = route(routers, "accounting", "budgeting for next year, show the profit and loss for 2025")["matches"][0]
+    assert top["name"] == "financial_profit_loss"
+    assert (top["suggested_params"]["date_from"], top["suggested_params"]["date_to"]) == ("2025-01-01", "2025-12-31")

@@ -81,9 +81,11 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     # the bank balance for December?"); its words are no name. A statement only a comma parts from the ask drops its
     # date where it says who asked ("My manager wants ... before the audit next week, so could you list the invoices
     # of last month"); "Versus last year, could you show this year's margin" keeps it
-    # ... and a goal said first ("budgeting for next year, show the profit and loss for 2025")
+    # ... and a goal said first ("budgeting for next year, show the profit and loss for 2025"), where it compares with
+    # nothing (words.yaml `additive`: "Versus last year, could you show ... this year?" asks of both)
     sentence = SENTENCE_END.search(norm[ends[ask - 1]:starts[ask]]) or any(
-        lo <= a and b <= hi for a, b in framed for lo, hi in before) or len(before) == 1 and stated(*before[0])
+        lo <= a and b <= hi for a, b in framed for lo, hi in before) \
+        or len(before) == 1 and stated(*before[0]) and w.additive.isdisjoint(words[before[0][0]:before[0][1]])
     # a write's statement holds the record's own date ("Received 75k on 15 January. Please record the payment
     # today": "today" says when to write it)
     writes = set(index.domain.settings.weights.explicit_kinds)
