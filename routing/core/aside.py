@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from routing.core.background import opens_clause, statements_before
-from routing.core.framing import SENTENCE_END, clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses, signed
+from routing.core.background import names_term, opens_clause, statements_before
+from routing.core.framing import SENTENCE_END, clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses, purpose_within, signed
 
 _STATEMENT_THEN = re.compile(r"[,;:.?!]\s+\S|\s[-–—]+\s")  # a clause ends before the question does: a statement may come first
 _SOURCE_LINE = re.compile(r":|\s[-–—]+|[-–—]+\s")  # what closes a source line: a colon or a dash standing apart
@@ -47,7 +47,7 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
         purposes = purpose_clauses(words, parts, w.purpose)
         # said inside a clause, where a term of the domain is left outside to ask ("pull the numbers so I can see which
         # customers owe us" asks in its tail)
-        purposes += [c for c in purpose_clauses(words, parts, (), w.purpose_within, _told(w)) if not _inside(c, purposes)
+        purposes += [c for c in purpose_within(words, parts, w.purpose_within, _told(w)) if not _inside(c, purposes)
                      and _names_outside(index, words, [*framed, *purposes, c])]
         # a preface is a source line ("Customer asks:", "Ticket #4420 -"), closed by a colon or a dash, no date in it
         # "..., not paid" / "paid nahi, ...": the negation with a word is a term of the lexicon, a filter of the ask
@@ -128,7 +128,7 @@ def _told(w):
 
 def _names_outside(index, words: list[str], spans) -> bool:
     """Whether a word outside `spans` is a term of the domain (a concept, not only a verb)."""
-    return any(getattr(index.entry(w), "concept", None) for i, w in enumerate(words) if not _inside((i, i + 1), spans))
+    return names_term(index, [w for i, w in enumerate(words) if not _inside((i, i + 1), spans)])
 
 
 def _asks_elsewhere(index, words: list[str], spans) -> bool:

@@ -58,6 +58,7 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     n = len(words)
     in_date = {i for a, b in date_at for i in range(a, b)}
 
+    @lru_cache(maxsize=None)  # asked of the first clause while looking for the ask, and again for its dates
     def stated(lo: int, hi: int) -> bool:
         """The clause opens with a word of content none of the domain's and holds no verb of the domain ("prepping for
         the review", "mau rencanain modal kerja"; "disuruh cek utang ke pemasok" asks to check)."""
@@ -74,7 +75,7 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     asked = [words[i] for i in range(ask, n) if i not in in_date]
     refers = _suffixes(w.anaphora)
     if any(x in w.anaphora or (refers and len(x) > 4 and _refers(index, x, refers)) for x in asked) \
-            or not (_names_term(index, asked) or _asks_of_other(index, words, norm, starts, ends, ask)) \
+            or not (names_term(index, asked) or _asks_of_other(index, words, norm, starts, ends, ask)) \
             or not all(any(_tells(index, words, c, framed, date_at, capital) for c in s) for s in _sentences(before, norm, starts, ends)):
         return [], set()
     # a statement's date where the ask names its own is no date of the ask ("The audit is in March. Could you show
@@ -139,6 +140,8 @@ def opens_clause(index, words: list[str], norm: str, starts: list[int], ends: li
     """A clause after the first opens with a verb or a question of the domain ("... I can't explain it to the board.
     Show me the cash flow statement for Q4 2025.", "prepping for the review, pull up our invoices"): it may ask
     after a statement."""
+    if CLAUSE_END.search(norm) is None:  # one clause (most questions): nothing to scan
+        return False
     stop = index.domain.words.stopwords
     for i in range(1, len(words)):
         if CLAUSE_END.search(norm[ends[i - 1]:starts[i]]):
@@ -210,7 +213,7 @@ def _asks_of_other(index, words: list[str], norm: str, starts: list[int], ends: 
     return sum(x.isalpha() and len(x) > 2 and x not in index.known and index.entry(x) is None for x in words[last:]) >= 2
 
 
-def _names_term(index, words: list[str]) -> bool:
+def names_term(index, words: list[str]) -> bool:
     """Whether one of `words` is a term of the domain (a concept, not only a verb)."""
     for w in words:
         entry = index.entry(w)

@@ -128,26 +128,28 @@ def contrast_spans(words: list[str], parts: list[tuple[int, int]], before: froze
     return [(lo, hi) for lo, hi in parts if hi - lo > 1 and (words[lo] in before or words[hi - 1] in after)]
 
 
-def purpose_clauses(words: list[str], parts: list[tuple[int, int]], templates: tuple[Template, ...],
-                    within: tuple[Template, ...] = (), told=None) -> list[tuple[int, int]]:
+def purpose_clauses(words: list[str], parts: list[tuple[int, int]], templates: tuple[Template, ...]) -> list[tuple[int, int]]:
     """The clauses that say what an answer is for ("before I approve a credit note, show me ...",
     "... ? deciding on a bad-debt provision", "mau mutusin gajian dimajuin"): a clause one of the
-    `templates` (words.yaml `purpose`) begins, in a question with another clause left to ask; and inside a clause,
-    from one of `within` (words.yaml `purpose_within`) to the clause's end ("I need to check a bill before I approve
-    payment - find ..."), the clause's head left to ask, unless the word after it `told` of the past ("... before I
-    got their name")."""
+    `templates` (words.yaml `purpose`) begins, in a question with another clause left to ask."""
+    if len(parts) < 2 or not templates:
+        return []
+    out = [(lo, hi) for lo, hi in parts if hi - lo > 1 and any((_match(t, words[lo:hi], 0, 0) or 0) > 0 for t in templates)]
+    return out if len(out) < len(parts) else []
+
+
+def purpose_within(words: list[str], parts: list[tuple[int, int]], templates: tuple[Template, ...], told) -> list[tuple[int, int]]:
+    """The same said inside a clause: from one of `templates` (words.yaml `purpose_within`) after the clause's first
+    word to its end ("I need to check a bill before I approve payment - find ..."), the clause's head left to ask,
+    unless the word after it `told` of the past ("... before I got their name")."""
     out = []
-    if len(parts) > 1 and templates:
-        out = [(lo, hi) for lo, hi in parts if hi - lo > 1 and any((_match(t, words[lo:hi], 0, 0) or 0) > 0 for t in templates)]
-        out = out if len(out) < len(parts) else []
-    if within:
-        for lo, hi in parts:
-            if (lo, hi) in out or hi - lo < 4:
-                continue
-            at, end = next(((j, e) for j in range(1, hi - lo - 1) for t in within if (e := _match(t, words[lo:hi], 0, j) or 0) > j),
-                           (None, 0))
-            if at is not None and not (told is not None and lo + end < hi and told(words[lo + end])):
-                out.append((lo + at, hi))
+    for lo, hi in parts if templates else ():
+        if hi - lo < 4:
+            continue
+        at, end = next(((j, e) for j in range(1, hi - lo - 1) for t in templates if (e := _match(t, words[lo:hi], 0, j) or 0) > j),
+                       (None, 0))
+        if at is not None and not (lo + end < hi and told(words[lo + end])):
+            out.append((lo + at, hi))
     return out
 
 
