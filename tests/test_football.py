@@ -352,6 +352,7 @@ def _scratch(tmp_path, edit) -> Path:
         ("- {term: why, weight: 0.6, everyday: true}", "- {term: why, weight: 7}", "between 0 and 1"),
         ("name_after: {en: [for, of, on]}", "name_after: [for, of, on]", "must map a language code to a list of words"),
         ("- {term: why, weight: 0.6, everyday: true}", "- {term: why, weight: 0.6, everyday: sometimes}", "everyday must be true or false"),
+        ("- {term: recent, weight: 0.55, needs_player: true, period: true}", "- {term: recent, weight: 0.55, period: often}", "period must be true or false"),
     ],
 )
 def test_broken_tiers_yaml_names_file_and_line(tmp_path, old, new, problem):

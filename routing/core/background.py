@@ -62,6 +62,8 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     def stated(lo: int, hi: int) -> bool:
         """The clause opens with a word of content none of the domain's and holds no verb of the domain ("prepping for
         the review", "mau rencanain modal kerja"; "disuruh cek utang ke pemasok" asks to check)."""
+        if _opens_question(w, words, lo, hi):
+            return False
         first = next((i for i in range(lo, hi) if words[i] not in w.stopwords and i not in in_date), None)
         if first is None or not words[first].isalpha() or words[first] in index.known or index.entry(words[first]) is not None:
             return False
@@ -72,6 +74,8 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
                                      stated)
     if not before:
         return [], set()
+    if ":" in norm[ends[ask - 1]:starts[ask]] and _opens_question(w, words, *before[-1]):
+        return [], set()  # a question before a colon, its options after it ("who has more goals: A or B?")
     asked = [words[i] for i in range(ask, n) if i not in in_date]
     refers = _suffixes(w.anaphora)
     if any(x in w.anaphora or (refers and len(x) > 4 and _refers(index, x, refers)) for x in asked) \
@@ -99,6 +103,12 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     if said and not asks_write and any(at[0] >= said[-1] for at in date_at):
         return before, {at for at in date_at if at[1] <= said[-1]}
     return before, set()
+
+
+def _opens_question(w, words: list[str], lo: int, hi: int) -> bool:
+    """The clause lo..hi-1 opens with a question word (words.yaml `interrogatives`) as its first or second word: it
+    asks, it states nothing before the ask ("so which is cheaper: ...")."""
+    return any(words[i] in w.interrogatives for i in range(lo, min(lo + 2, hi)))
 
 
 def capital_of(source: str, starts: list[int], cased):

@@ -244,6 +244,8 @@ class LanguageWords:
     correction_alone: tuple = ()
     correction_alone_anchors: frozenset[str] = frozenset()
     # words that add a date to the one before, no correction ("sorry, and November too"; words.yaml `additive`)
+    # words that open a question (words.yaml `interrogatives`: "who", "siapa"): a clause opening with one asks
+    interrogatives: frozenset[str] = frozenset()
     additive: frozenset[str] = frozenset()
     additive_after: frozenset[str] = frozenset()  # ... said after the later date ("arre, November ka bhi")
     # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)

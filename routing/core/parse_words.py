@@ -69,6 +69,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     correction: list = []
     correction_alone: list = []
     additive: set[str] = set()
+    interrogatives: set[str] = set()
     additive_after: set[str] = set()
     purpose: list = []
     purpose_within: list = []
@@ -142,6 +143,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_correction = _framing(block, c, lang, "correction")
         said_correction_alone = _framing(block, c, lang, "correction_alone")
         said_additive = _one_words(block, "additive", c, lang)
+        said_interrogatives = _one_words(block, "interrogatives", c, lang)
         said_additive_after = _one_words(block, "additive_after", c, lang)
         said_purpose = _framing(block, c, lang, "purpose")
         said_purpose_within = _framing(block, c, lang, "purpose_within")
@@ -165,6 +167,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         correction.extend(said_correction)
         correction_alone.extend(said_correction_alone)
         additive.update(said_additive)
+        interrogatives.update(said_interrogatives)
         additive_after.update(said_additive_after)
         purpose.extend(said_purpose)
         purpose_within.extend(said_purpose_within)
@@ -215,7 +218,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                                           *(frozenset(use[k]) for k in _USE_LISTS[1:])), occasions=frozenset(occasions),
                          narrators=frozenset(narrators), correction_alone=tuple(correction_alone),
                          correction_alone_anchors=anchor_words(tuple(correction_alone)), additive=frozenset(additive),
-                         additive_after=frozenset(additive_after), purpose_within=tuple(purpose_within))
+                         additive_after=frozenset(additive_after), purpose_within=tuple(purpose_within),
+                         interrogatives=frozenset(interrogatives))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
@@ -234,7 +238,7 @@ def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
 _SECTIONS = ("stopwords", "actions", "suffixes", "spellings", "negations", "negation_after_word", "value_markers", "vowels",
              "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction",
              "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions",
-             "narrators", "correction_alone", "additive", "additive_after", "purpose_within")
+             "narrators", "correction_alone", "additive", "additive_after", "purpose_within", "interrogatives")
 _USE_LISTS = ("cues", "objects", "determiners", "marks", "subjects", "recipients", "markers")
 
 

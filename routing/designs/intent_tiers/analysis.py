@@ -224,7 +224,7 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     everyday = {t.term for tier in config.tiers.values() for t in tier.triggers if t.everyday and t.term is not None}
     about_football = has_player or any(u.role == "concept" and u.key not in everyday for u in base.units)
     fired: list[Fired] = []
-    describing: list[bool] = []  # per fired trigger, whether it is a word of what the tools report (`describes`)
+    describing: list[bool] = []  # per fired trigger, whether it is a word of what the tools report or of their time (`describes`, `period`)
     one_player, two_players = config.defaults.get("one_player"), config.defaults.get("two_players")
     for name in config.precedence:
         for trig in config.tiers[name].triggers:
@@ -238,12 +238,12 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
             if trig.term is not None:
                 if trig.term in base.concepts:
                     fired.append(Fired(tier, trig.label, concept_text.get(trig.term, trig.term), trig.weight))
-                    describing.append(trig.describes)
+                    describing.append(trig.describes or trig.period)
             else:
                 hit, _ = search_with_timeout(trig.regex, base.text)
                 if hit:
                     fired.append(Fired(tier, trig.label, trig.regex.search(base.text).group(0).strip(), trig.weight))
-                    describing.append(trig.describes)
+                    describing.append(trig.describes or trig.period)
     carried = tuple(p for p in (roster.by_id(pid) for pid in context.get("player_ids") or []) if p is not None)
     # where only words of what the tools report fired ("goals", "minutes") about a player named or carried, a
     # name the roster lacks is the game's setting, no player asked about ("How many goals did Okafor score at

@@ -39,6 +39,10 @@ class Trigger:
     # a word of what the tier's tools report ("goals", "assists"): said of two players, it fires the
     # domain's two-player tier instead (`defaults.two_players`), where this is the one-player tier
     describes: bool = False
+    # a word of the time the tools cover ("lately", "these days"): beside a player named, like `describes` it
+    # makes a rare lower-case word no name the roster lacks ("Okafor lagi melempem belakangan ini"), but said
+    # of two players it stays the one-player tier's (a correction: "how's A lately - wrong guy, how's B?")
+    period: bool = False
 
     @property
     def label(self) -> str:
@@ -191,9 +195,13 @@ def parse_tier_config(data: Any, label: str, domain: Domain) -> TierConfig:
             if not isinstance(describes, bool):
                 c.add(il, f"tier {name}: trigger {i + 1} describes must be true or false, not {describes!r}")
                 describes = False
+            period = trig.get("period", False)
+            if not isinstance(period, bool):
+                c.add(il, f"tier {name}: trigger {i + 1} period must be true or false, not {period!r}")
+                period = False
             triggers.append(Trigger(name, term, compiled, source, weight, bool(trig.get("needs_player", False)), il,
                                     tuple((lang, tuple(w.strip().lower() for w in ws)) for lang, ws in name_after.items()),
-                                    everyday, tuple(unless), describes))
+                                    everyday, tuple(unless), describes, period))
         tiers[name] = Tier(
             name=name,
             label=str(block.get("label") or name.title()),

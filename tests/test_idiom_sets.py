@@ -1,0 +1,114 @@
+"""Held-out sets 82-89 (issue 22): what the idiom speaker, the double-checker and the word-by-word
+translator showed, as mechanisms.
+
+- Football: a player asked about "lately", "these days", "so far", "musim ini" is how the player is doing
+  (Surface, activated; it was a weak guess from the player alone); a name the roster lacks asked about
+  so is PLAYER_NOT_FOUND; a rare lower-case word beside a known player and such a word of time is no
+  name; "lately" beside two names may be a correction and stays the one-player tier; the season said of
+  two players is Compare's.
+- A question before a colon with its options after it ("who has more goals: A or B?") is a question, no
+  statement before the ask (words.yaml `interrogatives`); a reported "what falls due next" before a full
+  stop is still the story.
+- Asks for the picture without saying of what ("give me the lay of the land", "kasih gambaran dong",
+  "zara roshni daalo") are asked what they want (settings.yaml `vague`); beside a term they ask for it.
+- Bills "grouped by how overdue they are" is the payables aging, not a list of overdue bills.
+"""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def routers():
+    return {d: load_router(d) for d in ("football", "accounting", "cfo")}
+
+
+def _route(routers, domain, q):
+    return routers[domain].route(q, today=TODAY).to_dict()
+
+
+@pytest.mark.parametrize("query, tier", [
+    ("Okafor lately?", "surface"),
+    ("is Jonas Vogel still any use these days?", "surface"),
+    ("Niko Petrović lagi on fire atau lagi melempem belakangan ini?", "surface"),
+    ("gimana Bayu Saputra sejauh ini?", "surface"),
+    ("Arjun Mehta ka khel aajkal kaisa hai?", "surface"),
+    ("Made Sutrisna dan Stefan Kovač, siapa yang lebih moncer musim ini?", "compare"),
+])
+def test_a_player_asked_about_of_late_is_surface_activated(routers, query, tier):
+    r = _route(routers, "football", query)
+    assert (r["status"], r["intent"], r["error"]) == ("activated", tier, None), r["candidates"]
+
+
+@pytest.mark.parametrize("query, name", [
+    ("how's Bartholomew Quigley been holding the fort lately?", "Bartholomew Quigley"),
+    ("is Bruno Castellanos still worth his weight in gold these days?", "Bruno Castellanos"),
+])
+def test_a_name_the_roster_lacks_asked_of_late_is_player_not_found(routers, query, name):
+    r = _route(routers, "football", query)
+    assert r["status"] == "not_found" and r["error"]["code"] == "PLAYER_NOT_FOUND"
+    assert r["error"]["details"]["name"].lower() == name.lower()
+
+
+def test_lately_beside_a_corrected_name_stays_surface(routers):
+    r = _route(routers, "football", "how's Chidi Okafor doing lately - hold on, wrong guy, how's Oscar Nwosu doing?")
+    assert r["intent"] == "surface"
+
+
+def test_a_word_of_time_said_of_no_player_is_no_football(routers):
+    assert _route(routers, "football", "how was your weekend lately")["intent"] in (None, "")
+
+
+@pytest.mark.parametrize("query", [
+    "who has more goals: Kwame Mensah or Oscar Nwosu?",
+    "head to head, who brings more to the party per 90: Kwame Mensah or Oscar Nwosu?",
+])
+def test_a_question_before_a_colon_keeps_its_words(routers, query):
+    r = _route(routers, "football", query)
+    assert (r["status"], r["intent"]) == ("activated", "compare"), r["candidates"]
+    assert any(t["role"] == "concept" for t in r["tokens"])
+
+
+def test_a_reported_question_before_a_full_stop_is_still_the_story(routers):
+    r = _route(routers, "cfo", "We're planning cash for February, and the AP lead asked me how much we owe suppliers in "
+                               "total, broken down by age, and what falls due next. Could you summarise our payables?")
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", "payables_summary")
+
+
+@pytest.mark.parametrize("domain, query", [
+    ("accounting", "give me the lay of the land"),
+    ("accounting", "tolong kasih gambaran dong"),
+    ("accounting", "show me what you've got"),
+    ("cfo", "zara roshni daalo yaar"),
+    ("cfo", "give me the big picture"),
+])
+def test_asking_for_the_picture_of_nothing_named_is_asked_what(routers, domain, query):
+    r = _route(routers, domain, query)
+    assert r["status"] == "needs_clarification" and r["clarifying_question"]
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("accounting", "gambaran arus kas Q4 dong", "financial_cash_flow"),
+    ("accounting", "kondisi piutang gimana", "receivables_aging"),
+])
+def test_the_picture_of_a_term_asks_for_it(routers, domain, query, tool):
+    r = _route(routers, domain, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == tool
+
+
+@pytest.mark.parametrize("query", [
+    "supplier bills grouped by how overdue they are",
+    "which suppliers have we been stringing along, bucketed by how overdue their bills are?",
+])
+def test_bills_grouped_by_how_overdue_are_the_payables_aging(routers, query):
+    r = _route(routers, "accounting", query)
+    assert r["matches"][0]["name"] == "payables_aging"
+
+
+def test_overdue_bills_alone_stay_a_list(routers):
+    r = _route(routers, "accounting", "show overdue bills from PT Maju")
+    assert r["matches"][0]["name"] == "bill_list"
