@@ -112,3 +112,25 @@ def test_bills_grouped_by_how_overdue_are_the_payables_aging(routers, query):
 def test_overdue_bills_alone_stay_a_list(routers):
     r = _route(routers, "accounting", "show overdue bills from PT Maju")
     assert r["matches"][0]["name"] == "bill_list"
+
+
+def test_shedding_light_on_nothing_named_is_a_report_ask_not_a_write(routers):
+    r = _route(routers, "cfo", "zara roshni daalo yaar")
+    assert (r["status"], r["category"]) == ("needs_clarification", "cfo")
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("cfo", "what did we blow in total in December, split by category?", "expense_summary"),
+    ("cfo", "how much money is tied up in the stockroom?", "stock_summary"),
+    ("cfo", "every rupee that walked in or out of the bank last month, entry by entry", "bank_transactions"),
+    ("cfo", "bank ki passbook mein December ki har entry dikhao", "bank_transactions"),
+    ("accounting", "how much did we shell out last month?", "expense_list"),
+])
+def test_everyday_money_idioms_name_their_term(routers, domain, query, tool):
+    r = _route(routers, domain, query)
+    assert r["matches"] and r["matches"][0]["name"] == tool, r["matches"][:2]
+
+
+def test_an_entry_to_make_stays_a_write(routers):
+    r = _route(routers, "cfo", "Joshi & Co ka 40k payment aaya INV-1180 - entry karo")
+    assert r["matches"][0]["name"] == "record_payment"
