@@ -134,3 +134,20 @@ def test_everyday_money_idioms_name_their_term(routers, domain, query, tool):
 def test_an_entry_to_make_stays_a_write(routers):
     r = _route(routers, "cfo", "Joshi & Co ka 40k payment aaya INV-1180 - entry karo")
     assert r["matches"][0]["name"] == "record_payment"
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("accounting", "is it true we've got more suppliers than customers in our contact book?", "contact_list"),
+    ("cfo", "is it right that on 31 March 2025 our liabilities were more than our total assets?", "balance_sheet"),
+    ("cfo", "just to confirm, did we end last quarter in profit?", "profit_and_loss"),
+    ("accounting", "just checking - is it right that PT Maju still owes us?", "receivables_aging"),
+])
+def test_a_check_of_a_fact_half_believed_asks_for_the_fact(routers, domain, query, tool):
+    # words.yaml framing: "is it right that", "just to confirm", "bener nggak", "sach hai kya ki" ask nothing themselves
+    r = _route(routers, domain, query)
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", tool), r["matches"][:2]
+
+
+def test_the_check_words_are_set_aside_not_read_as_terms(routers):
+    r = _route(routers, "accounting", "bener nggak sih Citra belum bayar invoice-nya?")
+    assert not any(t["text"] == "bener" and t["role"] == "literal" for t in r["tokens"])
