@@ -12,6 +12,10 @@ translator showed, as mechanisms.
 - Asks for the picture without saying of what ("give me the lay of the land", "kasih gambaran dong",
   "zara roshni daalo") are asked what they want (settings.yaml `vague`); beside a term they ask for it.
 - Bills "grouped by how overdue they are" is the payables aging, not a list of overdue bills.
+- Everyday money idioms name their terms ("what did we blow", "stockroom", "entry by entry").
+- A check of a fact half believed ("is it right that ...", "bener nggak ...") asks for the fact.
+- A recommendation or tips asked for ("recommend a good memory foam pillow", "any tips?", "cara melatih
+  daya ingat") is advice, no tool; a slot for a meeting and "the best way to list my repos" still ask one.
 """
 from __future__ import annotations
 
@@ -151,3 +155,35 @@ def test_a_check_of_a_fact_half_believed_asks_for_the_fact(routers, domain, quer
 def test_the_check_words_are_set_aside_not_read_as_terms(routers):
     r = _route(routers, "accounting", "bener nggak sih Citra belum bayar invoice-nya?")
     assert not any(t["text"] == "bener" and t["role"] == "literal" for t in r["tokens"])
+
+
+@pytest.fixture(scope="module")
+def powers():
+    return load_router("powers")
+
+
+@pytest.mark.parametrize("query", [
+    "recommend a good memory foam pillow",
+    "Could you kindly recommend me a good memory foam pillow for my back pain? Thank you.",
+    "what's a good stripe pattern for a work shirt?",
+    "my memory's been shocking lately, any tips?",
+    "cara melatih daya ingat anak",
+])
+def test_a_recommendation_or_tips_asked_for_is_no_power(powers, query):
+    # words.yaml advice: a thing to buy or a habit is asked, no record of a power
+    r = powers.route(query, today=TODAY).to_dict()
+    assert r["status"] == "not_found" and r["error"] is None
+
+
+@pytest.mark.parametrize("query, power", [
+    ("suggest a good time for a meeting with Budi next week", "calendar"),
+    ("what's the best way to list my github repos", "github"),
+])
+def test_a_best_way_or_a_slot_asked_of_a_power_still_reaches_it(powers, query, power):
+    r = powers.route(query, today=TODAY).to_dict()
+    assert r["status"] == "activated" and r["matches"][0]["name"] == power
+
+
+def test_how_to_see_a_record_still_asks_the_tool(routers):
+    r = _route(routers, "accounting", "cara lihat invoice yang belum dibayar")
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", "invoice_list")
