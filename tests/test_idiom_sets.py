@@ -187,3 +187,19 @@ def test_a_best_way_or_a_slot_asked_of_a_power_still_reaches_it(powers, query, p
 def test_how_to_see_a_record_still_asks_the_tool(routers):
     r = _route(routers, "accounting", "cara lihat invoice yang belum dibayar")
     assert (r["status"], r["matches"][0]["name"]) == ("activated", "invoice_list")
+
+
+@pytest.mark.parametrize("query", [
+    "tolong kirim email ke Pak Andi, bilang rapatnya mundur ke Kamis",
+    "tolong kirim email ke budi@contoh.co.id, bilang meeting besok diundur jam 2 ya",
+    "please send an email to Rina saying the calendar invite is wrong",
+])
+def test_what_a_message_says_is_not_the_ask(powers, query):
+    # words.yaml message_content: after a verb that sends, opening its sentence, "bilang" / "saying" begins the message
+    r = powers.route(query, today=TODAY).to_dict()
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", "gmail"), r["matches"][:2]
+
+
+def test_an_email_told_of_is_no_message_to_send(powers):
+    r = powers.route("Our scout in Osaka sent a long email last night saying the meeting moved", today=TODAY).to_dict()
+    assert r["matches"][0]["name"] != "gmail" or r["status"] != "activated"

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from routing.core.background import names_term, opens_clause, statements_before
-from routing.core.framing import SENTENCE_END, clauses, contrast_spans, framing_spans, inside as _inside, preface_clause, purpose_clauses, purpose_within, signed
+from routing.core.framing import (SENTENCE_END, clauses, contrast_spans, framing_spans, inside as _inside, message_content, preface_clause,
+                                  purpose_clauses, purpose_within, signed)
 
 _STATEMENT_THEN = re.compile(r"[,;:.?!]\s+\S|\s[-–—]+\s")  # a clause ends before the question does: a statement may come first
 _SOURCE_LINE = re.compile(r":|\s[-–—]+|[-–—]+\s")  # what closes a source line: a colon or a dash standing apart
@@ -53,7 +54,11 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
         # "..., not paid" / "paid nahi, ...": the negation with a word is a term of the lexicon, a filter of the ask
         negated = lambda lo, hi: any((neg, words[lo + 1] if words[lo] in w.contrast_before else words[hi - 2]) in index.phrases
                                      for neg in w.negations)
-        aside = [*(c for c in contrast_spans(words, parts, w.contrast_before, w.contrast_after) if not negated(*c)), *purposes,
+        writes, told = set(index.domain.settings.weights.explicit_kinds), _told(w)
+        said = message_content(words, w.message_content, index.message_anchors, lambda i: not told(words[i]) and any(
+            k in writes for k, _ in (getattr(index.entry(words[i]), "kinds", None) or ())),
+            lambda i: _opens_sentence(w, words, norm, starts, ends, i), norm, starts, ends)
+        aside = [*(c for c in contrast_spans(words, parts, w.contrast_before, w.contrast_after) if not negated(*c)), *purposes, *said,
                  *(c for c in preface_clause(words, parts, w.preface)
                    if not dated(*c) and c[1] < n and _SOURCE_LINE.search(norm[ends[c[1] - 1]:starts[c[1]]]))]
         if aside and _asks_elsewhere(index, words, [*framed, *aside]):
@@ -124,6 +129,14 @@ def _told(w):
     irregular = {k for k, _ in w.irregular}
     endings = [e for e in w.past if len(e) > 1]  # "-ed" ("closed", "agreed"); a lone "-d" ends "send", "spend" too
     return lambda word: word in irregular or any(word.endswith(e) and len(word) > len(e) + 2 for e in endings)
+
+
+def _opens_sentence(w, words: list[str], norm: str, starts: list[int], ends: list[int], i: int) -> bool:
+    """Word i opens its sentence: only stop words before it since the last sentence's end ("tolong kirim ...")."""
+    k = i
+    while k > 0 and not SENTENCE_END.search(norm[ends[k - 1]:starts[k]]):
+        k -= 1
+    return all(words[j] in w.stopwords for j in range(k, i))
 
 
 def _names_outside(index, words: list[str], spans) -> bool:

@@ -153,6 +153,30 @@ def purpose_within(words: list[str], parts: list[tuple[int, int]], templates: tu
     return out
 
 
+def message_content(words: list[str], templates: tuple[Template, ...], anchors, writes, opens, text: str, starts, ends) -> list[tuple[int, int]]:
+    """What a message asked to be sent says: from one of `templates` (words.yaml `message_content`: "saying",
+    "bilang") to the question's end, where a verb that writes (`writes(i)`: word i is one, said as a request, not
+    told of the past) opens its sentence (`opens(i)`: only stop words before it there, "tolong kirim ...") at most
+    MESSAGE_REACH words before it ("email Budi, saying the meeting
+    moved to Thursday", "kirim email ke Pak Andi, bilang rapatnya mundur ke Kamis"; "our scout sent a long email
+    saying ..." tells). One span at most: the first."""
+    n = len(words)
+    if not templates or anchors.isdisjoint(words):
+        return []
+    for j in range(1, n - 1):
+        if any((_match(t, words, 0, j) or 0) > j for t in templates):
+            for i in range(j - 1, max(j - MESSAGE_REACH, 0) - 1, -1):
+                if _SENTENCE_GAP.search(text[ends[i]:starts[i + 1]]):  # a dot inside an address or a number ends none
+                    break
+                if writes(i) and opens(i):
+                    return [(j, n)]
+    return []
+
+
+_SENTENCE_GAP = re.compile(r"[.?!]\s")
+MESSAGE_REACH = 8  # words between a verb that sends and what its message says ("kirim email ke Pak Andi, bilang ...")
+
+
 # A sentence ends at ".", "!", "?", ";" or ":" (a comma or a dash only parts a clause)
 SENTENCE_END = re.compile(r"[;:.?!]")
 FULL_STOP = re.compile(r"[.?!]")  # a sentence ended, not a colon's elaboration ("... ke pemasok: mana yang ...")

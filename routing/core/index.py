@@ -191,7 +191,8 @@ class RouterIndex:
         # the words without one of which a question has no clause to set aside (routing.core.framing):
         # a contrast word, a purpose's words, or a preface's first word at the question's start
         w = d.words
-        self.clause_words = w.contrast_before | w.contrast_after | anchor_words(w.purpose) | anchor_words(w.purpose_within)
+        self.message_anchors = anchor_words(w.message_content)  # what a message to be sent says (routing.core.framing.message_content)
+        self.clause_words = w.contrast_before | w.contrast_after | anchor_words(w.purpose) | anchor_words(w.purpose_within) | self.message_anchors
         self.request_words = anchor_words(w.request)  # a request's words: a statement may come before it (routing.core.background)
         self.preface_firsts = frozenset().union(*(t[0].words for t in w.preface if t[0].words is not None))
         if any(t[0].optional or t[0].words is None for t in w.preface):

@@ -246,6 +246,8 @@ class LanguageWords:
     # words that add a date to the one before, no correction ("sorry, and November too"; words.yaml `additive`)
     # words that open a question (words.yaml `interrogatives`: "who", "siapa"): a clause opening with one asks
     interrogatives: frozenset[str] = frozenset()
+    # what a message to be sent says begins here (words.yaml `message_content`: "saying", "bilang"; routing.core.aside)
+    message_content: tuple = ()
     additive: frozenset[str] = frozenset()
     additive_after: frozenset[str] = frozenset()  # ... said after the later date ("arre, November ka bhi")
     # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)
