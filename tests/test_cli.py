@@ -111,7 +111,7 @@ def bench(tmp_path_factory):
             "delivery": ["where is my parcel", "when will my order arrive", "track my delivery", "my package is late"]}
     (folder / "train.csv").write_text("text,category\n" + "".join(f"{t},{c}\n" for c, ts in rows.items() for t in ts))
     (folder / "test.csv").write_text("text,category\nmoney back for my order,refund\nwhere is my order,delivery\n")
-    proc = run("bench", "--quick", "--sizes", "200", "--import-csv", str(folder / "train.csv"))
+    proc = run("bench", "--quick", "--sizes", "200", "--domains", "accounting", "factory", "--import-csv", str(folder / "train.csv"))
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -133,6 +133,12 @@ def test_bench_has_the_factory_mirror_and_rows_with_the_semantic_signal_on(bench
     shop = rows["imported:shop"]  # the sibling test.csv's two questions, routed with the signal on
     assert shop["semantic"] is True and shop["encoder"] and shop["queries"] == 2 and shop["queries_from"].endswith("test.csv")
     assert rows["imported:shop-semantic"]["semantic"] is False  # the same import with the signal off, for its cost
+
+
+def test_bench_runs_only_the_domains_asked_and_names_an_unknown_one(bench):
+    assert {k.split("+")[0] for k in bench["domains"] if not k.startswith("imported:")} == {"accounting", "factory"}
+    proc = run("bench", "--quick", "--sizes", "--domains", "acounting")
+    assert proc.returncode == 2 and "acounting" in proc.stderr and "accounting" in proc.stderr
 
 
 def test_a_request_option_the_design_does_not_read_is_a_bad_argument():

@@ -53,7 +53,11 @@ def cmd_bench(args) -> int:
         return EXIT_OK
     if args.import_csv and not Path(args.import_csv).is_file():
         raise UsageError(f"no CSV at {args.import_csv}")
-    print(json.dumps(run_bench(Path(args.lexicons), quick=args.quick, sizes=args.sizes, import_csv=args.import_csv), indent=2))
+    try:
+        report = run_bench(Path(args.lexicons), quick=args.quick, sizes=args.sizes, import_csv=args.import_csv, domains=args.domains)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(json.dumps(report, indent=2))
     return EXIT_OK
 
 
@@ -70,6 +74,7 @@ def register(sub) -> None:
     bn = sub.add_parser("bench", help="latency per query (p50, p99) per domain and for synthetic 1k/10k-tool catalogs")
     bn.add_argument("--quick", action="store_true", help="fewer repetitions")
     bn.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000], help="synthetic catalog sizes")
+    bn.add_argument("--domains", nargs="+", metavar="NAME", help="bench only these domains (default: every domain)")
     bn.add_argument("--import-csv", metavar="PATH", help="also bench a labelled CSV (text,category) imported into a temporary root, "
                     "on its sibling test.csv when there is one (row imported:NAME, semantic signal on as imports have it)")
     bn.add_argument("--zero-shot", action="store_true", help="a catalog known only by its descriptions (Seal-Tools, 4,076 tools) "
