@@ -203,3 +203,18 @@ def test_what_a_message_says_is_not_the_ask(powers, query):
 def test_an_email_told_of_is_no_message_to_send(powers):
     r = powers.route("Our scout in Osaka sent a long email last night saying the meeting moved", today=TODAY).to_dict()
     assert r["matches"][0]["name"] != "gmail" or r["status"] != "activated"
+
+
+@pytest.mark.parametrize("query", [
+    "how long can we keep the lights on with the cash in hand and in the bank?",
+    "How much cash have we got in hand and in the bank today, and how many days would it last us?",
+    "kas di tangan dan di bank sekarang cukup buat napas berapa hari lagi?",
+])
+def test_how_long_the_cash_lasts_is_the_cash_position(routers, query):
+    r = _route(routers, "cfo", query)
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", "cash_position"), r["matches"][:2]
+
+
+def test_how_many_more_days_a_payment_is_late_is_no_runway(routers):
+    r = _route(routers, "cfo", "telat berapa hari lagi pembayaran dari PT Maju?")
+    assert r["matches"][0]["name"] != "cash_position"
