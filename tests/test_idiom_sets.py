@@ -218,3 +218,8 @@ def test_how_long_the_cash_lasts_is_the_cash_position(routers, query):
 def test_how_many_more_days_a_payment_is_late_is_no_runway(routers):
     r = _route(routers, "cfo", "telat berapa hari lagi pembayaran dari PT Maju?")
     assert r["matches"][0]["name"] != "cash_position"
+
+
+def test_who_is_in_arrears_to_us_is_the_receivables(routers):
+    r = _route(routers, "accounting", "siapa aja yang masih nunggak ke kita?")
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", "receivables_aging")
