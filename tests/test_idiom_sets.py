@@ -223,3 +223,21 @@ def test_how_many_more_days_a_payment_is_late_is_no_runway(routers):
 def test_who_is_in_arrears_to_us_is_the_receivables(routers):
     r = _route(routers, "accounting", "siapa aja yang masih nunggak ke kita?")
     assert (r["status"], r["matches"][0]["name"]) == ("activated", "receivables_aging")
+
+
+@pytest.mark.parametrize("domain, query, expect", [
+    ("football", "bagaimana performa Arjun Mehta akhir-akhir ini? - Salam, Rina", "surface"),
+    ("accounting", "Bapak/Ibu, apakah bisa ditampilkan daftar semua faktur penjualan yang kita terbitkan pada bulan lalu? "
+                   "Terima kasih banyak atas bantuannya.", "invoice_list"),
+])
+def test_what_is_said_after_the_question_mark_naming_nothing_is_no_ask(routers, domain, query, expect):
+    r = _route(routers, domain, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == expect and r["error"] is None
+
+
+def test_a_term_after_the_question_mark_is_still_read(routers):
+    # "hisaab do" (a vague ask) and a term after the "?" keep their sentence in the ask
+    r = _route(routers, "cfo", "kharchon ki bel kis category mein sabse tezi se chadh rahi hai? har mahine ka hisaab do")
+    assert any(t["role"] == "vague" for t in r["tokens"])
+    r = _route(routers, "cfo", "aaj ki date pe hamare assets, liabilities aur equity kya hain? isi ko P&L bolte hain na?")
+    assert any(t["key"] == "profit_and_loss" and t["role"] == "concept" for t in r["tokens"])

@@ -67,6 +67,9 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
             keep = {at for c in purposes for at in date_at if _inside(at, [c])}
             if keep and all(_inside(at, aside) for at in date_at):
                 framed = [f for f in framed if f not in purposes] + [(lo, hi) for lo, hi in _minus(purposes, keep)]
+    after = _said_after(index, words, norm, starts, ends, date_at)
+    if after:
+        framed = [*framed, after]
     dropped = {at for at in date_at if _inside(at, framed)} | background_dates
     why = {at: "story" if at in background_dates else "aside" for at in dropped}
     kept = [at for at in date_at if at not in dropped]
@@ -129,6 +132,26 @@ def _told(w):
     irregular = {k for k, _ in w.irregular}
     endings = [e for e in w.past if len(e) > 1]  # "-ed" ("closed", "agreed"); a lone "-d" ends "send", "spend" too
     return lambda word: word in irregular or any(word.endswith(e) and len(word) > len(e) + 2 for e in endings)
+
+
+def _said_after(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at):
+    """The sentences after a question's "?" that name no term, verb, vague ask ("hisaab do"), word of a tool's
+    description ("operations/investing/financing") or date of the domain: what the speaker adds
+    ("har bank account mein abhi kitna balance pada hai? first day hai, samajh nahi aa raha"), not the ask;
+    None for none (or where nothing before the "?" names a term)."""
+    q = next((k for k in range(1, len(words)) if "?" in norm[ends[k - 1]:starts[k]]), None)
+    if q is None or any(b > q for _, b in date_at):
+        return None
+    def said(lo: int, hi: int) -> bool:
+        for i in range(lo, hi):
+            if words[i] in index.description_words:
+                return True
+            for j in range(i + 1, min(i + index.max_phrase, hi) + 1):  # a phrase of the lexicon ("p l") as well as a word
+                e = index.phrases.get(tuple(words[i:j])) if j > i + 1 else index.entry(words[i])
+                if e is not None and (e.concept or e.kinds or e.vague):
+                    return True
+        return False
+    return (q, len(words)) if not said(q, len(words)) and said(0, q) else None
 
 
 def _opens_sentence(w, words: list[str], norm: str, starts: list[int], ends: list[int], i: int) -> bool:

@@ -238,6 +238,7 @@ class RouterIndex:
             named, self.described_words = described(self, self.tools)
             self.term_holders = {c: self.term_holders.get(c, frozenset()) | named.get(c, frozenset())
                                  for c in self.term_holders.keys() | named.keys()}
+        self.description_words = frozenset().union(*self.described_words)  # every tool's, in one set
         self.term_postings = dict(postings)
         self.term_idf = {c: math.log(1.0 + n / len(p)) for c, p in postings.items()}
 
