@@ -241,3 +241,9 @@ def test_a_term_after_the_question_mark_is_still_read(routers):
     assert any(t["role"] == "vague" for t in r["tokens"])
     r = _route(routers, "cfo", "aaj ki date pe hamare assets, liabilities aur equity kya hain? isi ko P&L bolte hain na?")
     assert any(t["key"] == "profit_and_loss" and t["role"] == "concept" for t in r["tokens"])
+
+
+@pytest.mark.parametrize("query", ["is Tomás Díaz a cut above Teodor Ilić these days?", "does Okafor outclass Vogel?"])
+def test_a_comparative_idiom_between_two_players_is_compare(routers, query):
+    r = _route(routers, "football", query)
+    assert (r["status"], r["intent"]) == ("activated", "compare")
