@@ -139,6 +139,8 @@ def test_bench_runs_only_the_domains_asked_and_names_an_unknown_one(bench):
     assert {k.split("+")[0] for k in bench["domains"] if not k.startswith("imported:")} == {"accounting", "factory"}
     proc = run("bench", "--quick", "--sizes", "--domains", "acounting")
     assert proc.returncode == 2 and "acounting" in proc.stderr and "accounting" in proc.stderr
+    proc = run("bench", "--zero-shot", "--domains", "accounting")
+    assert proc.returncode == 2 and "--domains" in proc.stderr
 
 
 def test_a_request_option_the_design_does_not_read_is_a_bad_argument():

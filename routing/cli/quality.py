@@ -40,8 +40,10 @@ def cmd_eval(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from routing.quality.bench import run_bench
+    from routing.quality.bench import UnknownDomains, run_bench
 
+    if args.zero_shot and args.domains:
+        raise UsageError("--domains benches the lexicon root's domains; --zero-shot imports its own catalog")
     if args.zero_shot:
         from routing.quality.zero_shot import run_zero_shot
 
@@ -55,7 +57,7 @@ def cmd_bench(args) -> int:
         raise UsageError(f"no CSV at {args.import_csv}")
     try:
         report = run_bench(Path(args.lexicons), quick=args.quick, sizes=args.sizes, import_csv=args.import_csv, domains=args.domains)
-    except ValueError as exc:
+    except UnknownDomains as exc:
         raise UsageError(str(exc)) from None
     print(json.dumps(report, indent=2))
     return EXIT_OK

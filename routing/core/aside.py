@@ -54,9 +54,9 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
         # "..., not paid" / "paid nahi, ...": the negation with a word is a term of the lexicon, a filter of the ask
         negated = lambda lo, hi: any((neg, words[lo + 1] if words[lo] in w.contrast_before else words[hi - 2]) in index.phrases
                                      for neg in w.negations)
-        writes, told = set(index.domain.settings.weights.explicit_kinds), _told(w)
+        sends, told = set(index.domain.settings.weights.message_kinds), _told(w)
         said = message_content(words, w.message_content, index.message_anchors, lambda i: not told(words[i]) and any(
-            k in writes for k, _ in (getattr(index.entry(words[i]), "kinds", None) or ())),
+            k in sends for k, _ in (getattr(index.entry(words[i]), "kinds", None) or ())),
             lambda i: _opens_sentence(w, words, norm, starts, ends, i), norm, starts, ends)
         aside = [*(c for c in contrast_spans(words, parts, w.contrast_before, w.contrast_after) if not negated(*c)), *purposes, *said,
                  *(c for c in preface_clause(words, parts, w.preface)
@@ -67,7 +67,7 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
             keep = {at for c in purposes for at in date_at if _inside(at, [c])}
             if keep and all(_inside(at, aside) for at in date_at):
                 framed = [f for f in framed if f not in purposes] + [(lo, hi) for lo, hi in _minus(purposes, keep)]
-    after = _said_after(index, words, norm, starts, ends, date_at)
+    after = _said_after(index, words, norm, starts, ends, date_at, capital)
     if after:
         framed = [*framed, after]
     dropped = {at for at in date_at if _inside(at, framed)} | background_dates
@@ -134,14 +134,18 @@ def _told(w):
     return lambda word: word in irregular or any(word.endswith(e) and len(word) > len(e) + 2 for e in endings)
 
 
-def _said_after(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at):
-    """The sentences after a question's "?" that name no term, verb, vague ask ("hisaab do"), word of a tool's
-    description ("operations/investing/financing") or date of the domain: what the speaker adds
-    ("har bank account mein abhi kitna balance pada hai? first day hai, samajh nahi aa raha"), not the ask;
-    None for none (or where nothing before the "?" names a term)."""
+def _said_after(index, words: list[str], norm: str, starts: list[int], ends: list[int], date_at, capital=None):
+    """What follows a question's first "?" where it names nothing of the domain nor anyone: what the speaker adds
+    ("... faktur penjualan bulan lalu? Terima kasih banyak atas bantuannya"), not the ask. It must hold no term,
+    phrase, verb, vague ask ("hisaab do"), word of a tool's description ("operations/investing/financing"), date,
+    number, word typed with a capital past its first ("And Vogel?", "no wait, Brenner", "HDFC wala" keep theirs),
+    nor a word the languages do not know (a name in lower case, a code); and what comes before the "?" must name a
+    term or verb. None for none."""
     q = next((k for k in range(1, len(words)) if "?" in norm[ends[k - 1]:starts[k]]), None)
     if q is None or any(b > q for _, b in date_at):
         return None
+    stop = index.domain.words.stopwords
+
     def said(lo: int, hi: int) -> bool:
         for i in range(lo, hi):
             if words[i] in index.description_words:
@@ -151,7 +155,10 @@ def _said_after(index, words: list[str], norm: str, starts: list[int], ends: lis
                 if e is not None and (e.concept or e.kinds or e.vague):
                     return True
         return False
-    return (q, len(words)) if not said(q, len(words)) and said(0, q) else None
+    n = len(words)
+    plain = all(w in stop or (w.isalpha() and index.is_real_word(w)) for w in words[q:]) \
+        and not (capital is not None and any(capital(i) for i in range(q + 1, n)))
+    return (q, n) if plain and not said(q, n) and said(0, q) else None
 
 
 def _opens_sentence(w, words: list[str], norm: str, starts: list[int], ends: list[int], i: int) -> bool:

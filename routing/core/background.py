@@ -75,7 +75,9 @@ def statements_before(index, words: list[str], norm: str, starts: list[int], end
     if not before:
         return [], set()
     if ":" in norm[ends[ask - 1]:starts[ask]] and _opens_question(w, words, *before[-1]):
-        return [], set()  # a question before a colon, its options after it ("who has more goals: A or B?")
+        before = before[:-1]  # a question before a colon, its options after it ("who has more goals: A or B?"), asks
+        if not before:
+            return [], set()
     asked = [words[i] for i in range(ask, n) if i not in in_date]
     refers = _suffixes(w.anaphora)
     if any(x in w.anaphora or (refers and len(x) > 4 and _refers(index, x, refers)) for x in asked) \

@@ -155,9 +155,9 @@ def purpose_within(words: list[str], parts: list[tuple[int, int]], templates: tu
 
 def message_content(words: list[str], templates: tuple[Template, ...], anchors, writes, opens, text: str, starts, ends) -> list[tuple[int, int]]:
     """What a message asked to be sent says: from one of `templates` (words.yaml `message_content`: "saying",
-    "bilang") to the question's end, where a verb that writes (`writes(i)`: word i is one, said as a request, not
-    told of the past) opens its sentence (`opens(i)`: only stop words before it there, "tolong kirim ...") at most
-    MESSAGE_REACH words before it ("email Budi, saying the meeting
+    "bilang") to the end of its sentence, where a verb that sends (`writes(i)`: word i is one of settings.yaml
+    `message_kinds`, said as a request, not told of the past) opens its sentence (`opens(i)`: only stop words before
+    it there, "tolong kirim ...") at most MESSAGE_REACH words before it ("email Budi, saying the meeting
     moved to Thursday", "kirim email ke Pak Andi, bilang rapatnya mundur ke Kamis"; "our scout sent a long email
     saying ..." tells). One span at most: the first."""
     n = len(words)
@@ -169,11 +169,12 @@ def message_content(words: list[str], templates: tuple[Template, ...], anchors, 
                 if _SENTENCE_GAP.search(text[ends[i]:starts[i + 1]]):  # a dot inside an address or a number ends none
                     break
                 if writes(i) and opens(i):
-                    return [(j, n)]
+                    end = next((k for k in range(j + 1, n) if _SENTENCE_GAP.search(text[ends[k - 1]:starts[k]])), n)
+                    return [(j, end)]  # "Email Andi saying I'm late. Also what's on my calendar?" asks again after it
     return []
 
 
-_SENTENCE_GAP = re.compile(r"[.?!]\s")
+_SENTENCE_GAP = re.compile(r"[.?!;:]\s")  # SENTENCE_END, where a space follows (no dot of an address)
 MESSAGE_REACH = 8  # words between a verb that sends and what its message says ("kirim email ke Pak Andi, bilang ...")
 
 

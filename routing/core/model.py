@@ -57,6 +57,8 @@ class Weights:
     # Kinds never assumed: writes need a verb asking for them; detail views need an identifier.
     explicit_kinds: tuple[str, ...] = ("create", "action")
     identifier_kinds: tuple[str, ...] = ("detail",)
+    # Kinds whose verb sends a message: what follows "saying" / "bilang" after one is the message (routing.core.aside)
+    message_kinds: tuple[str, ...] = ("action",)
     # Kinds that take free text as an argument (a name, a search term): unknown words in the
     # query are that argument, so they do not count against these tools.
     argument_kinds: tuple[str, ...] = ("search", "detail", "create", "action")
@@ -243,11 +245,11 @@ class LanguageWords:
     # the same said as a clause of its own ("..., no, ...", "..., nahi, ...", "koreksi: ..."; words.yaml `correction_alone`)
     correction_alone: tuple = ()
     correction_alone_anchors: frozenset[str] = frozenset()
-    # words that add a date to the one before, no correction ("sorry, and November too"; words.yaml `additive`)
     # words that open a question (words.yaml `interrogatives`: "who", "siapa"): a clause opening with one asks
     interrogatives: frozenset[str] = frozenset()
     # what a message to be sent says begins here (words.yaml `message_content`: "saying", "bilang"; routing.core.aside)
     message_content: tuple = ()
+    # words that add a date to the one before, no correction ("sorry, and November too"; words.yaml `additive`)
     additive: frozenset[str] = frozenset()
     additive_after: frozenset[str] = frozenset()  # ... said after the later date ("arre, November ka bhi")
     # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)

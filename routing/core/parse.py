@@ -20,7 +20,7 @@ DATES_KEYS = frozenset({"week_start", "fiscal_year_start_month", "fiscal_year_la
 VAGUE_KEYS = frozenset({"words", "question"})
 SCORING_KEYS = frozenset({
     "keyword", "action", "pattern", "example", "semantic", "learned", "fuzzy_penalty", "default_kind", "kind_neutral", "kind_bonus",
-    "date_kinds", "example_verb_weight", "explicit_kinds", "identifier_kinds", "argument_kinds", "name_kinds", "agreement",
+    "date_kinds", "example_verb_weight", "explicit_kinds", "identifier_kinds", "message_kinds", "argument_kinds", "name_kinds", "agreement",
     "clear_lead",
     "clear_lead_unheld",
 })
@@ -169,6 +169,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         example_verb_weight=num("example_verb_weight", 0.5),
         explicit_kinds=kinds_list("explicit_kinds", ["create", "action"]),
         identifier_kinds=kinds_list("identifier_kinds", ["detail"]),
+        message_kinds=kinds_list("message_kinds", ["action"]),
         argument_kinds=kinds_list("argument_kinds", ["search", "detail", "create", "action"]),
         name_kinds=kinds_list("name_kinds", ["search"]),
     )

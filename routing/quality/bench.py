@@ -238,6 +238,10 @@ def _imported(out: dict, csv_path: Path, root: Path, quick: bool) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+class UnknownDomains(ValueError):
+    """`run_bench(domains=...)` names a domain the root lacks."""
+
+
 def run_bench(root: Path, *, quick: bool = False, sizes: list[int] | tuple[int, ...] = (1000, 10000),
               import_csv: Path | str | None = None, domains: list[str] | tuple[str, ...] | None = None) -> dict:
     """Latency per domain (every domain under `root`, or only `domains`), per imported CSV and per synthetic size."""
@@ -245,7 +249,7 @@ def run_bench(root: Path, *, quick: bool = False, sizes: list[int] | tuple[int, 
     names = list_domain_names(root)
     unknown = [d for d in domains or () if d not in names]
     if unknown:
-        raise ValueError(f"no domain {', '.join(map(repr, unknown))} under {root} (domains: {', '.join(names)})")
+        raise UnknownDomains(f"no domain {', '.join(map(repr, unknown))} under {root} (domains: {', '.join(names)})")
     for name in [n for n in names if not domains or n in domains]:
         domain = load_domain(name, root)
         _bench_one(out, name, domain, None, quick)

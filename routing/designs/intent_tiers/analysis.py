@@ -13,6 +13,7 @@ from datetime import date
 from routing.core.index import QueryAnalysis, RouterIndex
 from routing.core.patterns import search_with_timeout
 from routing.core.common_words import common_word
+from routing.core.framing import framing_spans
 from routing.core.stems import stemmers
 from routing.core.text import normalize, tokenize
 
@@ -224,33 +225,43 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     everyday = {t.term for tier in config.tiers.values() for t in tier.triggers if t.everyday and t.term is not None}
     about_football = has_player or any(u.role == "concept" and u.key not in everyday for u in base.units)
     fired: list[Fired] = []
-    describing: list[bool] = []  # per fired trigger, whether it is a word of what the tools report or of their time (`describes`, `period`)
+    describing: list[str] = []  # per fired trigger: "describes" (a word of what the tools report), "period" (of their time) or ""
     one_player, two_players = config.defaults.get("one_player"), config.defaults.get("two_players")
+    # a word of time ("lately") asks of someone named: a known player, a pronoun or a name typed with a capital, not
+    # a rare word in lower case ("any good football podcasts lately?")
+    named = bool(mentions) or bool(pronoun) or any(words[i] in capitalised for i in unknown_at)
+    # said of two players a word of time is the two-player tier's, unless the speaker corrects themselves ("how's A
+    # lately - hold on, wrong guy, how's B?"; words.yaml `correction`, `correction_alone`)
+    lw = index.domain.words
+    corrects = any(ts and framing_spans(words, ts, anchors) for ts, anchors in ((lw.correction, lw.correction_anchors),
+                                                                               (lw.correction_alone, lw.correction_alone_anchors)))
     for name in config.precedence:
         for trig in config.tiers[name].triggers:
-            if (trig.needs_player and not has_player) or (trig.everyday and not about_football):
+            if (trig.needs_player and not has_player) or (trig.everyday and not about_football) or (trig.period and not named):
                 continue
             if trig.unless and len(mentions) + len(unknown) < 2 and any(t in base.concepts for t in trig.unless):
                 continue
             # a word of what the one-player tier's tools report ("goals", "assists") said of two players is
             # the two-player tier's ("who has more assists, Okafor or Vogel"): tiers.yaml `describes`
-            tier = two_players if trig.describes and name == one_player and len(mentions) >= 2 else name
+            tier = two_players if (trig.describes or trig.period and not corrects) and name == one_player and len(mentions) >= 2 else name
             if trig.term is not None:
                 if trig.term in base.concepts:
                     fired.append(Fired(tier, trig.label, concept_text.get(trig.term, trig.term), trig.weight))
-                    describing.append(trig.describes or trig.period)
+                    describing.append("describes" if trig.describes else "period" if trig.period else "")
             else:
                 hit, _ = search_with_timeout(trig.regex, base.text)
                 if hit:
                     fired.append(Fired(tier, trig.label, trig.regex.search(base.text).group(0).strip(), trig.weight))
-                    describing.append(trig.describes or trig.period)
+                    describing.append("describes" if trig.describes else "period" if trig.period else "")
     carried = tuple(p for p in (roster.by_id(pid) for pid in context.get("player_ids") or []) if p is not None)
     # where only words of what the tools report fired ("goals", "minutes") about a player named or carried, a
     # name the roster lacks is the game's setting, no player asked about ("How many goals did Okafor score at
     # Anfield?", "Okafor ke goals aur assists batao"); a tier's own trigger still asks about it
     if unknown and describing and all(describing) and (mentions or (pronoun and carried)):
-        unknown = ()
-        unknown_at = []
+        # ... and a word of time alone only clears a rare word in lower case: "Okafor or Haaland lately?" names Haaland
+        keep = [] if "describes" in describing else [i for i in unknown_at if words[i] in capitalised]
+        unknown = _names(keep, [f[-1] for f in forms], {i for i, w in enumerate(words) if w in capitalised}) if keep else ()
+        unknown_at = keep
     refers_back = bool(pronoun) and not mentions
     needs_player = bool(fired) and not mentions and not unknown
     vague: tuple[str, ...] = ()
