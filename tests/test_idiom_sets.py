@@ -335,3 +335,25 @@ def test_a_colon_question_after_a_statement_keeps_the_statement_aside(routers):
 def test_just_to_confirm_is_framing_not_a_word_of_the_ask(routers):
     r = _route(routers, "cfo", "just to confirm, did we end last quarter in profit?")
     assert {t["text"]: t["role"] for t in r["tokens"]}.get("confirm") != "literal"
+
+
+def test_a_catalog_whose_descriptions_ask_and_go_on_builds_and_routes(tmp_path):
+    # the build reads descriptions as questions are read (what follows a "?" included): nothing it reads may be unset
+    import json
+    import shutil
+
+    from conftest import ROOT
+    from routing.core.lexicon import load_domain
+    from routing.core.router import Router
+    from routing.quality.tool_import import import_tool_catalog
+
+    shutil.copytree(ROOT / "lexicons" / "_shared", tmp_path / "_shared")
+    catalog = [{"type": "function", "function": {"name": "get_weather", "description": "Is it raining? Returns the weather for a city.",
+                                                 "parameters": {"type": "object", "properties": {
+                                                     "city": {"type": "string", "description": "which city? e.g. Jakarta"}}}}},
+               {"type": "function", "function": {"name": "send_mail", "description": "Send an email? Quick and simple.",
+                                                 "parameters": {"type": "object", "properties": {}}}}]
+    (tmp_path / "catalog.json").write_text(json.dumps(catalog), encoding="utf-8")
+    import_tool_catalog(tmp_path / "catalog.json", "asks", root=tmp_path)
+    r = Router(load_domain("asks", tmp_path)).route("will it rain in Jakarta? thanks", today=TODAY).to_dict()
+    assert r["matches"][0]["name"] == "get_weather"

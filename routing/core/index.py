@@ -103,14 +103,16 @@ class RouterIndex:
         # (word -> its reading, word -> (reading, correction)); and how group_units() starts a unit on it.
         self.word_readings: dict[bool, tuple[dict, dict]] = {False: ({}, {}), True: ({}, {})}
         self.unit_words: dict = {}
+        # read while the build analyses descriptions and examples too (routing.core.aside), so set first
+        self.description_words: frozenset[str] = frozenset()
+        self._real_word_cache: OrderedDict[str, bool] = OrderedDict()
+        self._real_word_languages = wordfreq_languages(domain.settings.languages)
         self._build_phrases()
         self._build_tool_terms()
         self._build_examples()
         self._build_patterns()
         self.segmented = enriched(domain)
         self._correction_cache: OrderedDict[str, tuple[str, float] | None] = OrderedDict()
-        self._real_word_cache: OrderedDict[str, bool] = OrderedDict()
-        self._real_word_languages = wordfreq_languages(domain.settings.languages)
         self._read_known_words()
 
     # ------------------------------------------------------------ build
