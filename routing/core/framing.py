@@ -153,9 +153,9 @@ def purpose_within(words: list[str], parts: list[tuple[int, int]], templates: tu
     return out
 
 
-def message_content(words: list[str], templates: tuple[Template, ...], anchors, writes, opens, text: str, starts, ends) -> list[tuple[int, int]]:
+def message_content(words: list[str], templates: tuple[Template, ...], anchors, sends, opens, text: str, starts, ends) -> list[tuple[int, int]]:
     """What a message asked to be sent says: from one of `templates` (words.yaml `message_content`: "saying",
-    "bilang") to the end of its sentence, where a verb that sends (`writes(i)`: word i is one of settings.yaml
+    "bilang") to the end of its sentence, where a verb that sends (`sends(i)`: word i is one of settings.yaml
     `message_kinds`, said as a request, not told of the past) opens its sentence (`opens(i)`: only stop words before
     it there, "tolong kirim ...") at most MESSAGE_REACH words before it ("email Budi, saying the meeting
     moved to Thursday", "kirim email ke Pak Andi, bilang rapatnya mundur ke Kamis"; "our scout sent a long email
@@ -168,7 +168,7 @@ def message_content(words: list[str], templates: tuple[Template, ...], anchors, 
             for i in range(j - 1, max(j - MESSAGE_REACH, 0) - 1, -1):
                 if _SENTENCE_GAP.search(text[ends[i]:starts[i + 1]]):  # a dot inside an address or a number ends none
                     break
-                if writes(i) and opens(i):
+                if sends(i) and opens(i):
                     end = next((k for k in range(j + 1, n) if _SENTENCE_GAP.search(text[ends[k - 1]:starts[k]])), n)
                     return [(j, end)]  # "Email Andi saying I'm late. Also what's on my calendar?" asks again after it
     return []
