@@ -48,13 +48,14 @@ def set_aside(index, words: list[str], norm: str, starts: list[int], ends: list[
         purposes = purpose_clauses(words, parts, w.purpose)
         # said inside a clause, where a term of the domain is left outside to ask ("pull the numbers so I can see which
         # customers owe us" asks in its tail)
-        purposes += [c for c in purpose_within(words, parts, w.purpose_within, _told(w)) if not _inside(c, purposes)
+        told = _told(w)
+        purposes += [c for c in purpose_within(words, parts, w.purpose_within, told) if not _inside(c, purposes)
                      and _names_outside(index, words, [*framed, *purposes, c])]
         # a preface is a source line ("Customer asks:", "Ticket #4420 -"), closed by a colon or a dash, no date in it
         # "..., not paid" / "paid nahi, ...": the negation with a word is a term of the lexicon, a filter of the ask
         negated = lambda lo, hi: any((neg, words[lo + 1] if words[lo] in w.contrast_before else words[hi - 2]) in index.phrases
                                      for neg in w.negations)
-        sends, told = set(index.domain.settings.weights.message_kinds), _told(w)
+        sends = set(index.domain.settings.weights.message_kinds)
         said = message_content(words, w.message_content, index.message_anchors, lambda i: not told(words[i]) and any(
             k in sends for k, _ in (getattr(index.entry(words[i]), "kinds", None) or ())),
             lambda i: _opens_sentence(w, words, norm, starts, ends, i), norm, starts, ends)
@@ -141,6 +142,8 @@ def _said_after(index, words: list[str], norm: str, starts: list[int], ends: lis
     number, word typed with a capital past its first ("And Vogel?", "no wait, Brenner", "HDFC wala" keep theirs),
     nor a word the languages do not know (a name in lower case, a code); and what comes before the "?" must name a
     term or verb. None for none."""
+    if "?" not in norm:  # most questions: nothing after a "?" to read
+        return None
     q = next((k for k in range(1, len(words)) if "?" in norm[ends[k - 1]:starts[k]]), None)
     if q is None or any(b > q for _, b in date_at):
         return None

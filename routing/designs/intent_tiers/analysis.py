@@ -231,10 +231,10 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
     # a rare word in lower case ("any good football podcasts lately?")
     named = bool(mentions) or bool(pronoun) or any(words[i] in capitalised for i in unknown_at)
     # said of two players a word of time is the two-player tier's, unless the speaker corrects themselves ("how's A
-    # lately - hold on, wrong guy, how's B?"; words.yaml `correction`, `correction_alone`)
+    # lately - hold on, wrong guy, how's B?"; words.yaml `correction`, `correction_alone`): read only where two are named
     lw = index.domain.words
-    corrects = any(ts and framing_spans(words, ts, anchors) for ts, anchors in ((lw.correction, lw.correction_anchors),
-                                                                               (lw.correction_alone, lw.correction_alone_anchors)))
+    corrects = len(mentions) >= 2 and any(ts and framing_spans(words, ts, anchors) for ts, anchors in (
+        (lw.correction, lw.correction_anchors), (lw.correction_alone, lw.correction_alone_anchors)))
     for name in config.precedence:
         for trig in config.tiers[name].triggers:
             if (trig.needs_player and not has_player) or (trig.everyday and not about_football) or (trig.period and not named):
@@ -244,15 +244,16 @@ def analyze(index: RouterIndex, config: TierConfig, players: PlayerIndex, roster
             # a word of what the one-player tier's tools report ("goals", "assists") said of two players is
             # the two-player tier's ("who has more assists, Okafor or Vogel"): tiers.yaml `describes`
             tier = two_players if (trig.describes or trig.period and not corrects) and name == one_player and len(mentions) >= 2 else name
+            sense = "describes" if trig.describes else "period" if trig.period else ""
             if trig.term is not None:
                 if trig.term in base.concepts:
                     fired.append(Fired(tier, trig.label, concept_text.get(trig.term, trig.term), trig.weight))
-                    describing.append("describes" if trig.describes else "period" if trig.period else "")
+                    describing.append(sense)
             else:
                 hit, _ = search_with_timeout(trig.regex, base.text)
                 if hit:
                     fired.append(Fired(tier, trig.label, trig.regex.search(base.text).group(0).strip(), trig.weight))
-                    describing.append("describes" if trig.describes else "period" if trig.period else "")
+                    describing.append(sense)
     carried = tuple(p for p in (roster.by_id(pid) for pid in context.get("player_ids") or []) if p is not None)
     # where only words of what the tools report fired ("goals", "minutes") about a player named or carried, a
     # name the roster lacks is the game's setting, no player asked about ("How many goals did Okafor score at
