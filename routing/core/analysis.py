@@ -17,6 +17,8 @@ from rapidfuzz.distance import OSA
 
 from routing.core.aside import set_aside
 from routing.core.background import background_read, capital_of
+from routing.core import slips
+from routing.core.comparison import compared
 from routing.core.framing import clauses, framing_spans, inside as _inside
 from routing.core.schema import Correction
 from routing.core.sentences import split_features
@@ -155,8 +157,7 @@ def read_word(index, w: str, correct: bool) -> tuple[str, tuple[str, float] | No
     return (fix[0] if fix[0] in index.phrase_words else (index.lemma(fix[0]) or fix[0])), fix
 
 
-def analyze(index, query: str, *, today: date, correct: bool = True, with_dates: bool = True) -> QueryAnalysis:
-    source = clean(query)
+def _tokens(source: str):
     norm = source.casefold()
     # An ASCII text keeps each character in place when casefolded: the cased tokens are the same spans.
     if source.isascii():
@@ -167,9 +168,20 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         matches = list(TOKEN_RE.finditer(norm))
         cased = token_spans(source)
         aligned = len(cased) == len(matches)
-    words = list(map(_group, matches))
-    starts = list(map(_start, matches))
-    ends = list(map(_end, matches))
+    return norm, matches, cased, aligned, list(map(_group, matches)), list(map(_start, matches)), list(map(_end, matches))
+
+
+def analyze(index, query: str, *, today: date, correct: bool = True, with_dates: bool = True) -> QueryAnalysis:
+    source = clean(query)
+    norm, matches, cased, aligned, words, starts, ends = _tokens(source)
+    split = slips.joins(index, words, starts, ends, norm) if correct and len(words) > 1 and index.slips.firsts else ()
+    if split and len(norm) == len(source):  # "in voice", "pay able": a term split in two is read as one word
+        typed = [(i - k, norm[starts[i] : ends[i + 1]]) for k, (i, _) in enumerate(split)]
+        for i, _ in reversed(split):
+            source = source[: ends[i]] + source[starts[i + 1] :]
+        norm, matches, cased, aligned, words, starts, ends = _tokens(source)
+    else:
+        typed = ()
     n = len(words)
 
     # Each word's reading, from the per-word caches (a miss is read once, then kept).
@@ -199,6 +211,14 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
             news[i] = hit[0]
             corrections.append(hit[1])
             corrected.add(i)
+    for i, pair in typed:
+        corrections.append(Correction(pair, news[i], round(OSA.normalized_similarity(pair, words[i]) * 100, 1)))
+        corrected.add(i)
+    if correct and n > 1:  # "balance sheer", "cash flaw": a word swapped for another inside a term
+        for i, word in slips.swapped(index, words, news, corrected):
+            news[i] = word
+            corrections.append(Correction(words[i], word, round(OSA.normalized_similarity(words[i], word) * 100, 1)))
+            corrected.add(i)
     # Rebuild the text with the words read in place, keeping separators ("1-15", "15/03").
     if news == words:
         text, new_starts, new_ends = norm, starts, ends
@@ -225,6 +245,11 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     date_at = [_covered(d, new_starts, new_ends) for d in dates]
     framed, dropped, background, why = set_aside(index, words, norm, starts, ends, date_at, capital)
     dropped, framed, days = occasions(dates, date_at, framed, dropped, today, words, norm, starts, ends, index) if len(dates) > 1 else (dropped, framed, ())
+    said = index.domain.words.comparison
+    if len(dates) > 1 and said and not said.isdisjoint(words):  # "November 2025 with the previous month as comparison"
+        earlier = compared(dates, date_at, dropped, words, said)
+        if earlier:
+            dropped, why, framed = dropped | earlier, {**why, **dict.fromkeys(earlier, "comparison")}, [*framed, *earlier]
     untaken = ()
     if dropped:
         dates, before = tuple(d for d, at in zip(dates, date_at) if at not in dropped), dates

@@ -26,6 +26,7 @@ from routing.core.records import record_terms
 from routing.core.framing import anchor_words, framing_spans
 from routing.core.stems import Stems
 from routing.core.text import uninflected_forms, words
+from routing.core import slips
 from routing.core.typos import MIN_CORRECTABLE_LEN, TypoTargets, fuzzy_cutoff, is_common, wordfreq_languages
 from routing.core.wordcache import WORD_CACHE_LIMIT, remember as _remember
 from routing.dates import DateLexicon, DateSettings
@@ -165,6 +166,7 @@ class RouterIndex:
         self.canonical_words = frozenset(f for f in self.canonical_form.values() if " " not in f)
         known = {w for k in self.phrases for w in k}
         self.phrase_words = frozenset(known)
+        self.slips = slips.build(self.phrases)  # split and swapped words of its terms (routing.core.slips)
         known |= set(self.date_lexicon.vocabulary())
         for t in self.tools:
             known.update(w for w in t.name.replace("_", " ").split())

@@ -252,6 +252,9 @@ class LanguageWords:
     # words that add a date to the one before, no correction ("sorry, and November too"; words.yaml `additive`)
     additive: frozenset[str] = frozenset()
     additive_after: frozenset[str] = frozenset()  # ... said after the later date ("arre, November ka bhi")
+    # a date said as the period before another one said ("P&L for November with the previous month as comparison";
+    # words.yaml `comparison`, routing.core.occasions.compared)
+    comparison: frozenset[str] = frozenset()
     # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)
     verb_use: VerbUse = field(default_factory=VerbUse)
     # the same inside a clause, from the template to the clause's end ("I need to check a bill before I approve

@@ -13,7 +13,7 @@ from routing.core.quantities import AMOUNT, DAYS, PLAIN, Quantity, read_quantiti
 _ARGUMENT_ROLES = ("literal", "number")
 # why a date said was not taken (QueryAnalysis.occasions, .untaken), as the parameters' notes say it
 _UNTAKEN = {"occasion": "is when something happens", "story": "is told before the question", "taken back": "was taken back",
-            "aside": "frames the question"}
+            "aside": "frames the question", "comparison": "is the period compared with"}
 WRITE_AMOUNT = 1000  # a plain number this large ending a write's name is its amount ("Sharma 12000"), a smaller one a name's ("Studio 54")
 CODE_JOINS = "-/#_"  # what joins a record code's letters and digits ("INV-0788", "PB/0987"); "m8", "500 ml" are no code  # the units a run of argument words is made of
 

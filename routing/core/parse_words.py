@@ -69,6 +69,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     correction: list = []
     correction_alone: list = []
     additive: set[str] = set()
+    comparison: set[str] = set()
     interrogatives: set[str] = set()
     message_content: list = []
     additive_after: set[str] = set()
@@ -144,6 +145,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_correction = _framing(block, c, lang, "correction")
         said_correction_alone = _framing(block, c, lang, "correction_alone")
         said_additive = _one_words(block, "additive", c, lang)
+        said_comparison = _one_words(block, "comparison", c, lang)
         said_interrogatives = _one_words(block, "interrogatives", c, lang)
         said_message = _framing(block, c, lang, "message_content")
         said_additive_after = _one_words(block, "additive_after", c, lang)
@@ -169,6 +171,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         correction.extend(said_correction)
         correction_alone.extend(said_correction_alone)
         additive.update(said_additive)
+        comparison.update(said_comparison)
         interrogatives.update(said_interrogatives)
         message_content.extend(said_message)
         additive_after.update(said_additive_after)
@@ -222,7 +225,8 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          narrators=frozenset(narrators), correction_alone=tuple(correction_alone),
                          correction_alone_anchors=anchor_words(tuple(correction_alone)), additive=frozenset(additive),
                          additive_after=frozenset(additive_after), purpose_within=tuple(purpose_within),
-                         interrogatives=frozenset(interrogatives), message_content=tuple(message_content))
+                         interrogatives=frozenset(interrogatives), message_content=tuple(message_content),
+                         comparison=frozenset(comparison))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
@@ -241,7 +245,8 @@ def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
 _SECTIONS = ("stopwords", "actions", "suffixes", "spellings", "negations", "negation_after_word", "value_markers", "vowels",
              "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction",
              "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions",
-             "narrators", "correction_alone", "additive", "additive_after", "purpose_within", "interrogatives", "message_content")
+             "narrators", "correction_alone", "additive", "additive_after", "purpose_within", "interrogatives", "message_content",
+             "comparison")
 _USE_LISTS = ("cues", "objects", "determiners", "marks", "subjects", "recipients", "markers")
 
 

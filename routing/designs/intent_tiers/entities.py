@@ -3,7 +3,8 @@
 A mention is a run of query words matching one player's name. Each player is scored by its best
 span: first + last name together (1.0 when exact), the surname alone, or the first name alone
 (a little less specific). Words of 5+ letters may carry typos (edit similarity >= the domain's
-`player_match`); shorter words must match exactly. Candidates whose spans overlap form one
+`player_match`); shorter words must match exactly, but for a first name one edit off right before
+its player's surname ("Andy Hidayat", "Nico Petrovic"). Candidates whose spans overlap form one
 mention; a longer span beats a shorter one inside it ("Marco Diaz" beats every other Diaz), and
 players within `ambiguous_gap` of the best are all kept: more than one is AMBIGUOUS_ENTITY.
 """
@@ -85,6 +86,12 @@ class PlayerIndex:
         s = OSA.normalized_similarity(word, name_word)
         return s if s >= self.cutoff else 0.0
 
+    @staticmethod
+    def _near(forms: tuple[str, ...], name_word: str) -> float:
+        """A short first name one edit off ("Andy", "Nico", "Bayou"), said before its player's surname."""
+        return max((OSA.normalized_similarity(f, name_word) for f in forms
+                    if min(len(f), len(name_word)) >= 3 and OSA.distance(f, name_word) == 1), default=0.0)
+
     def _best(self, forms: tuple[str, ...], name_word: str) -> float:
         return max((self._sim(f, name_word) for f in forms), default=0.0)
 
@@ -100,7 +107,8 @@ class PlayerIndex:
                     continue
                 options = []
                 if len(parts) > 1 and i + 1 < len(words) and i + 1 not in blocked:
-                    a, b = self._best(w, first), self._best(words[i + 1], last)
+                    b = self._best(words[i + 1], last)
+                    a = (self._best(w, first) or self._near(w, first)) if b else 0.0
                     if a and b:
                         options.append(((a + b) / 2 + 1.0, i, i + 2, "full name" if a == b == 1 else "fuzzy"))
                 s = self._best(w, last)

@@ -1,0 +1,90 @@
+"""Words a phone's autocorrect or a hurried hand split in two or swapped for another real word:
+"in voice" is invoice, "pay able" payable, "post gres" Postgres; "balance sheer" is the balance
+sheet, "cash flaw" the cash flow. Language-free: only the lexicon's own terms say what a pair or a
+phrase stands for, so nothing is joined or swapped into a word the domain does not know.
+
+A split word is joined where the two words, written together, are one of the domain's terms (or a
+form of one) and the second word is no stop word ("check out", "log in" stay two words: "out", "in"
+are the languages' small words). A swapped word is mended only inside a term of two or three words
+whose other words are all there: one edit from the term's word, itself a word the domain never
+uses. Both are shown as corrections (the pair as typed, the term as read)."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from rapidfuzz.distance import OSA
+
+JOIN_MIN = 5  # a joined term has this many letters at least ("in put" -> input); each half 2
+SLIP_MIN = 4  # a swapped word and the term's word it stands for: this many letters at least
+
+
+@dataclass(frozen=True)
+class SlipTables:
+    terms: frozenset[str]  # the domain's one-word terms a split may join into
+    firsts: frozenset[str]  # their beginnings (2+ letters, a letter short of the whole at most)
+    pairs: frozenset[tuple[str, str]]  # the first two words of every phrase of two or more words
+    blanks: dict  # a phrase with one word blanked ("") -> ((position, the word), ...)
+
+
+def build(phrases: dict) -> SlipTables:
+    """The tables of a domain's phrases (RouterIndex.phrases: word tuple -> Entry)."""
+    terms = frozenset(k[0] for k, e in phrases.items() if len(k) == 1 and e.concept and k[0].isalpha() and len(k[0]) >= JOIN_MIN)
+    firsts = frozenset(t[:i] for t in terms for i in range(2, len(t) - 1))
+    pairs = frozenset(k[:2] for k in phrases if len(k) > 1)
+
+    def content(w: str) -> bool:
+        e = phrases.get((w,))
+        return len(w) >= 3 and w.isalpha() and not (e is not None and e.stop)
+
+    blanks: dict = defaultdict(list)
+    for k, e in phrases.items():
+        if 2 <= len(k) <= 3 and e.concept:
+            for j, w in enumerate(k):
+                rest = k[:j] + k[j + 1 :]
+                if len(w) >= SLIP_MIN and w.isalpha() and any(map(content, rest)):
+                    blanks[k[:j] + ("",) + k[j + 1 :]].append((j, w))
+    return SlipTables(terms, firsts, pairs, {k: tuple(v) for k, v in blanks.items()})
+
+
+def joins(index, words: list[str], starts: list[int], ends: list[int], norm: str) -> list[tuple[int, str]]:
+    """(i, the term) for each pair of words i, i + 1 that is a split term, left to right."""
+    t = index.slips
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i + 1 < len(words):
+        a, b = words[i], words[i + 1]
+        if a in t.firsts and len(b) >= 2 and b.isalpha() and norm[ends[i] : starts[i + 1]] == " " and (a, b) not in t.pairs:
+            joined = a + b
+            e = index.phrases.get((b,))
+            if not (e is not None and e.stop) and (joined in t.terms or index.lemma(joined) in t.terms):
+                out.append((i, joined))
+                i += 2
+                continue
+        i += 1
+    return out
+
+
+def swapped(index, words: list[str], news: list, corrected: set[int]) -> list[tuple[int, str]]:
+    """(i, the term's word) for each word i that stands inside a term of two or three words, the
+    term's other words read in place around it, one edit from the term's word it replaced."""
+    blanks = index.slips.blanks
+    if not blanks:
+        return []
+    n = len(news)
+    out: list[tuple[int, str]] = []
+    for p in range(n):
+        w = words[p]
+        if len(w) < SLIP_MIN or p in corrected or news[p] in index.phrase_words or w in index.known or not w.isalpha():
+            continue
+        for size in (2, 3):
+            for s in range(max(0, p - size + 1), min(p, n - size) + 1):
+                key = (*news[s:p], "", *news[p + 1 : s + size])
+                hit = next((target for j, target in blanks.get(key, ()) if j == p - s and OSA.distance(w, target) == 1), None)
+                if hit is not None:
+                    out.append((p, hit))
+                    break
+            else:
+                continue
+            break
+    return out

@@ -1,0 +1,106 @@
+"""Held-out sets 90-96 (issue 22): what the phone-autocorrect speaker, the speaker of shortened names and
+the spreadsheet thinker showed, as mechanisms.
+
+- A term split in two ("in voice", "out standing", "post gres") is read as the one word (routing.core.slips),
+  shown as a correction; a verb and its small word ("check out", "log in") stay two words.
+- A word swapped for another real word inside a term of two or three words ("balance sheer", "cash flaw")
+  is the term's word, shown as a correction; the same word outside a term is left alone.
+- A short first name one edit off before its player's surname ("Andy Hidayat", "Nico Petrovic") is the
+  player; a first name further off is still no player of ours (PLAYER_NOT_FOUND).
+- A date said as the period another is compared with ("November 2025 with the previous month as a
+  comparison column", words.yaml `comparison`) is no second period asked; "last month" still is.
+"""
+from __future__ import annotations
+
+import pytest
+
+from routing import load_router
+from routing.core.lexicon import LexiconError, load_domain
+
+TODAY = "2026-01-22"
+
+
+@pytest.fixture(scope="module")
+def routers():
+    return {d: load_router(d) for d in ("football", "accounting", "cfo", "powers")}
+
+
+def _route(routers, domain, q):
+    return routers[domain].route(q, today=TODAY).to_dict()
+
+
+@pytest.mark.parametrize("domain, query, tool, pair, term", [
+    ("accounting", "show me all the out standing in voices", "invoice_list", "in voices", "invoices"),
+    ("accounting", "make a new in voice for Sari Catering: 30 lunch boxes at 45k each", "invoice_create", "in voice", "invoice"),
+    ("powers", "on the post gres prod db, count the rows in the orders table", "postgres", "post gres", "postgres"),
+])
+def test_a_term_split_in_two_is_the_term(routers, domain, query, tool, pair, term):
+    r = _route(routers, domain, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == tool, r["matches"][:3]
+    assert {"from": pair, "to": term} in [{k: c[k] for k in ("from", "to")} for c in r["corrections"]]
+
+
+@pytest.mark.parametrize("query", ["check out the invoices", "log in to the invoice portal"])
+def test_a_verb_and_its_small_word_stay_two_words(routers, query):
+    r = _route(routers, "accounting", query)
+    assert not [c for c in r["corrections"] if " " in c["from"]]
+
+
+@pytest.mark.parametrize("domain, query, tool, slip, word", [
+    ("accounting", "balance sheer as at 31 Dec 2025", "financial_balance_sheet", "sheer", "sheet"),
+    ("cfo", "balance sheer as on 31st March 2025", "balance_sheet", "sheer", "sheet"),
+])
+def test_a_word_swapped_inside_a_term_is_the_terms_word(routers, domain, query, tool, slip, word):
+    r = _route(routers, domain, query)
+    assert r["matches"][0]["name"] == tool and r["status"] == "activated"
+    assert {"from": slip, "to": word} in [{k: c[k] for k in ("from", "to")} for c in r["corrections"]]
+
+
+def test_the_same_word_outside_a_term_is_left_alone(routers):
+    r = _route(routers, "accounting", "the sheer number of unpaid invoices this month")
+    assert not [c for c in r["corrections"] if c["from"] == "sheer"]
+    assert r["matches"][0]["name"] == "invoice_list"
+
+
+@pytest.mark.parametrize("query, intent, names", [
+    ("how is Bayou Saputra doing?", "surface", ["Bayu Saputra"]),
+    ("gimana form Andy Hidayat akhir-akhir ini?", "surface", ["Andi Hidayat"]),
+    ("compare Nico Petrovic and Stefan Kovac this season", "compare", ["Niko Petrović", "Stefan Kovač"]),
+])
+def test_a_first_name_one_edit_off_before_the_surname_is_the_player(routers, query, intent, names):
+    r = _route(routers, "football", query)
+    assert (r["status"], r["intent"], r["error"]) == ("activated", intent, None)
+    assert sorted(e["name"] for e in r["entities"]) == sorted(names)
+
+
+def test_a_first_name_further_off_is_no_player_of_ours(routers):
+    r = _route(routers, "football", "how is Budi Saputra doing?")
+    assert r["status"] == "not_found" and r["error"]["code"] == "PLAYER_NOT_FOUND"
+
+
+@pytest.mark.parametrize("query, dates", [
+    ("P&L for November 2025 with the previous month as a comparison column", [("2025-11-01", "2025-11-30")]),
+    ("P&L for FY25-26 Q2, with the comparison against the previous quarter", [("2025-07-01", "2025-09-30")]),
+    ("compare November sales with last month", [("2025-11-01", "2025-11-30"), ("2025-12-01", "2025-12-31")]),
+    ("P&L for the previous quarter", [("2025-10-01", "2025-12-31")]),
+])
+def test_a_comparison_period_is_no_second_period_asked(routers, query, dates):
+    r = _route(routers, "cfo", query)
+    assert [(d["start"], d["end"]) for d in r["dates"]] == dates
+    if len(dates) == 1 and "compar" in query:
+        assert any("compared with" in n for n in r["matches"][0]["param_notes"])
+
+
+def test_words_yaml_comparison_takes_one_word_each(tmp_path):
+    import shutil
+
+    root = tmp_path / "lexicons"
+    shutil.copytree("lexicons/_shared", root / "_shared")
+    shutil.copytree("lexicons/cfo", root / "cfo")
+    path = root / "_shared" / "words.yaml"
+    text = path.read_text(encoding="utf-8").replace("  comparison: [previous, prior, preceding]",
+                                                    "  comparison: [previous, the prior one]", 1)
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(LexiconError) as err:
+        load_domain("cfo", root)
+    assert "comparison" in str(err.value) and "words.yaml" in str(err.value)
