@@ -7,6 +7,8 @@ the spreadsheet thinker showed, as mechanisms.
   is the term's word, shown as a correction; the same word outside a term is left alone.
 - A short first name one edit off before its player's surname ("Andy Hidayat", "Nico Petrovic") is the
   player; a first name further off is still no player of ours (PLAYER_NOT_FOUND).
+- A spreadsheet's words with no term ("sum it by month, desc", "bikin pivotnya") are asked what (settings
+  `vague`); beside a term they ask for it.
 - A date said as the period another is compared with ("November 2025 with the previous month as a
   comparison column", words.yaml `comparison`) is no second period asked; "last month" still is.
 """
@@ -104,3 +106,22 @@ def test_words_yaml_comparison_takes_one_word_each(tmp_path):
     with pytest.raises(LexiconError) as err:
         load_domain("cfo", root)
     assert "comparison" in str(err.value) and "words.yaml" in str(err.value)
+
+
+@pytest.mark.parametrize("domain, query, status", [
+    ("accounting", "sum it by month, desc", "needs_clarification"),
+    ("accounting", "tolong bikin pivotnya dong", "needs_clarification"),
+    ("cfo", "give me totals, grouped somehow", "needs_clarification"),
+    ("accounting", "cheers mate, that's all sorted", "not_found"),
+])
+def test_a_spreadsheet_ask_without_a_term_is_asked_what(routers, domain, query, status):
+    assert _route(routers, domain, query)["status"] == status
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("cfo", "total sales this month", "sales_summary"),
+    ("accounting", "sort unpaid invoices by amount", "invoice_list"),
+])
+def test_a_spreadsheet_word_beside_a_term_asks_for_it(routers, domain, query, tool):
+    r = _route(routers, domain, query)
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", tool)
