@@ -80,12 +80,27 @@ def test_each_tier_has_its_shape(gw):
     assert [p["name"] for p in none["available_powers"]] == [t.name for t in gw.domain.tools]
 
 
-def test_confidences_add_up_and_ties_break_by_name(gw):
-    r = route(gw, "database")
-    for m in r["matches"]:
-        assert abs(sum(m["score_breakdown"].values()) - m["confidence"]) < 1e-3
-    tied = [m for m in r["matches"] if m["confidence"] == r["matches"][1]["confidence"]]
-    assert [m["name"] for m in tied] == sorted(m["name"] for m in tied)
+def test_confidences_add_up_and_a_kind_of_service_lists_its_powers_as_equals_in_catalog_order(gw):
+    # 004's Medium: "check my database" -> postgres, mysql, mongodb (the catalog's order; sqlite comes later)
+    for q in ("database", "check my database", "numbers for the quarterly board deck from the database"):
+        r = route(gw, q)
+        for m in r["matches"]:
+            assert abs(sum(m["score_breakdown"].values()) - m["confidence"]) < 1e-3
+        tied = [m["name"] for m in r["matches"] if m["confidence"] == r["matches"][0]["confidence"]]
+        order = [t.name for t in gw.domain.tools]
+        assert tied == sorted(tied, key=order.index) and tied[:3] == ["postgres", "mysql", "mongodb"], q
+
+
+def test_two_kinds_of_service_asked_list_the_powers_of_both(gw):
+    r = route(gw, "I need to run a quick SQL query to count the orders in our database")
+    assert r["status"] == "multiple_matches"
+    assert [m["name"] for m in r["matches"]] == ["postgres", "mysql", "sqlite"]  # mongodb holds no SQL
+
+
+def test_other_ties_break_by_name(gw):
+    r = route(gw, "what about customers")
+    tied = [m["name"] for m in r["matches"] if m["confidence"] == r["matches"][0]["confidence"]]
+    assert tied == sorted(tied)
 
 
 def test_match_type_is_only_semantic_when_an_embedding_signal_carried_it():

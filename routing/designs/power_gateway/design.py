@@ -431,14 +431,16 @@ class PowerGateway(DomainDesign):
         topic = bool(self._topics & concepts)
         low = self.router._thresholds(None).low
         # a question naming a category several powers share, and no power's own word, asks for one of
-        # them (004's Medium, "check my database", "process payment"): each holder at least category_floor
+        # them (004's Medium, "check my database", "process payment"): the holders as equals, at the best of them and at least category_floor, in the catalog's order
         in_category: frozenset[str] = frozenset()
         lift = 0.0
         # (a topic word beside a category is what the category's data is about: "query the sales database")
         if self.category_floor and self._own_terms.isdisjoint(concepts):
-            in_category = frozenset(n for c in concepts for n in self._categories.get(c, ()))
+            asked = [self._categories[c] for c in concepts if c in self._categories]
+            # several kinds asked ("an SQL query on our database"): the powers of every one, where some are
+            in_category = (frozenset.intersection(*asked) or frozenset.union(*asked)) if asked else frozenset()
             best = max((s.confidence for s in scored if self.router.index.tools[s.tool].name in in_category), default=0.0)
-            lift = max(self.category_floor - best, 0.0)  # the holders rise together: their order stays
+            lift = max(self.category_floor, best) if in_category else 0.0  # the holders rise together, as equals
         out = []
         for i, s in enumerate(scored):
             name = self.router.index.tools[s.tool].name
@@ -453,11 +455,13 @@ class PowerGateway(DomainDesign):
             if own and self.named_floor and (others < low or clear_lead) and s.confidence < self.named_floor:
                 target = self.named_floor
             elif lift and name in in_category:
-                target = round(s.confidence + lift, 4)
+                target = lift  # the kind of service names none of them: each is as likely
             elif topic and not own and name not in in_category and s.confidence > self.topic_cap:
                 target = self.topic_cap
             out.append(s if target == s.confidence else self._set(s, target, "level"))
-        out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name))
+        # equals in the catalog's order (its author's: postgres, mysql, mongodb, then sqlite), the others by name
+        out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name not in in_category,
+                                s.tool if lift else 0, self.router.index.tools[s.tool].name))
         return out
 
     @staticmethod
