@@ -431,7 +431,8 @@ class PowerGateway(DomainDesign):
         topic = bool(self._topics & concepts)
         low = self.router._thresholds(None).low
         # a question naming a category several powers share, and no power's own word, asks for one of
-        # them (004's Medium, "check my database", "process payment"): the holders as equals, at the best of them and at least category_floor, in the catalog's order
+        # them (004's Medium, "check my database", "process payment"): the holders as equals, at the best
+        # of them and at least category_floor, in the catalog's order
         in_category: frozenset[str] = frozenset()
         lift = 0.0
         # (a topic word beside a category is what the category's data is about: "query the sales database")
