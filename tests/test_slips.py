@@ -125,3 +125,12 @@ def test_a_spreadsheet_ask_without_a_term_is_asked_what(routers, domain, query, 
 def test_a_spreadsheet_word_beside_a_term_asks_for_it(routers, domain, query, tool):
     r = _route(routers, domain, query)
     assert (r["status"], r["matches"][0]["name"]) == ("activated", tool)
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("which of Jindal's bills haven't we paid yet?", "unpaid_bills"),
+    ("which supplier bills haven't we paid yet, with the due dates", "unpaid_bills"),
+])
+def test_a_negation_with_its_subject_between_negates_the_verb(routers, query, tool):
+    r = _route(routers, "cfo", query)
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", tool)
