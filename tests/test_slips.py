@@ -9,6 +9,8 @@ the spreadsheet thinker showed, as mechanisms.
   player; a first name further off is still no player of ours (PLAYER_NOT_FOUND).
 - A spreadsheet's words with no term ("sum it by month, desc", "bikin pivotnya") are asked what (settings
   `vague`); beside a term they ask for it.
+- A one-word term the lexicon lists inflected ("visitors") is read in its bare form too ("visitor"), where that
+  form is a word no more common than the listed one ("good" of "goods" is not) and no phrase holds the word.
 - A date said as the period another is compared with ("November 2025 with the previous month as a
   comparison column", words.yaml `comparison`) is no second period asked; "last month" still is.
 """
@@ -134,3 +136,22 @@ def test_a_spreadsheet_word_beside_a_term_asks_for_it(routers, domain, query, to
 def test_a_negation_with_its_subject_between_negates_the_verb(routers, query, tool):
     r = _route(routers, "cfo", query)
     assert (r["status"], r["matches"][0]["name"]) == ("activated", tool)
+
+
+def test_a_listed_plural_is_read_in_the_singular(routers):
+    # powers lists "visitors" (traffic): "visitor" is the term, as rare a word as the listed one
+    r = _route(routers, "powers", "how many visitor came to our website from instagram last week?")
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", "analytics")
+
+
+@pytest.mark.parametrize("domain, query, word", [
+    ("accounting", "a good product for our shop", "good"),  # "goods" is listed; "good" is far more common
+    ("accounting", "list all the sales invoices we issued last month", "sales invoices"),  # a phrase's word stays
+])
+def test_a_common_bare_form_or_a_phrases_word_stays_itself(routers, domain, query, word):
+    tokens = {t["text"]: t for t in _route(routers, domain, query)["tokens"]}
+    assert word in tokens
+    if word == "good":
+        assert tokens[word]["role"] != "concept"
+    else:
+        assert tokens[word]["key"] == "invoice"

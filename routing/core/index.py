@@ -25,9 +25,9 @@ from routing.core.patterns import check_regex
 from routing.core.records import record_terms
 from routing.core.framing import anchor_words, framing_spans
 from routing.core.stems import Stems
-from routing.core.text import uninflected_forms, words
+from routing.core.text import bare_forms, uninflected_forms, words
 from routing.core import slips
-from routing.core.typos import MIN_CORRECTABLE_LEN, TypoTargets, fuzzy_cutoff, is_common, wordfreq_languages
+from routing.core.typos import MIN_CORRECTABLE_LEN, TypoTargets, fuzzy_cutoff, is_common, wordfreq_languages, zipf
 from routing.core.wordcache import WORD_CACHE_LIMIT, remember as _remember
 from routing.dates import DateLexicon, DateSettings
 
@@ -143,6 +143,8 @@ class RouterIndex:
                 if key:
                     table[key]["concept"] = canonical
         table.update({k: {"concept": c} for k, c in uninflected_forms(table, d.words.suffixes)})  # "page views" read as "page view" too
+        if self._real_word_languages:  # "visitor" read as the listed "visitors" (routing.core.text.bare_forms)
+            table.update({k: {"concept": c} for k, c in bare_forms(table, d.words.suffixes, self._frequency)})
         for verb, kind, strength in d.words.actions:
             entry = table[verb].setdefault("kinds", {})
             entry[kind] = max(entry.get(kind, 0.0), STRONG_VERB if strength >= 1.0 else WEAK_VERB)
@@ -451,6 +453,10 @@ class RouterIndex:
             elif len(t) == len(found) and self.phrases[(t,)].concept != self.phrases[(found,)].concept:
                 other = True
         return None if found is None or other else (found, round(OSA.normalized_similarity(word, found) * 100, 1))
+
+    def _frequency(self, word: str) -> float:
+        """The word's highest Zipf frequency in the domain's languages (wordfreq)."""
+        return max(zipf(word, lang) for lang in self._real_word_languages)
 
     def is_real_word(self, word: str) -> bool:
         """A common word of one of the domain's languages is never a typo of ours ("pending" is
