@@ -11,6 +11,8 @@ the spreadsheet thinker showed, as mechanisms.
   `vague`); beside a term they ask for it.
 - A one-word term the lexicon lists inflected ("visitors") is read in its bare form too ("visitor"), where that
   form is a word no more common than the listed one ("good" of "goods" is not) and no phrase holds the word.
+- A phrase holding a power's word in another sense (settings.yaml `other_senses`: "train ticket", "slack tide",
+  "pesan taksi") is no power; the same words in the power's sense still route.
 - A date said as the period another is compared with ("November 2025 with the previous month as a
   comparison column", words.yaml `comparison`) is no second period asked; "last month" still is.
 """
@@ -155,3 +157,41 @@ def test_a_common_bare_form_or_a_phrases_word_stays_itself(routers, domain, quer
         assert tokens[word]["role"] != "concept"
     else:
         assert tokens[word]["key"] == "invoice"
+
+
+@pytest.mark.parametrize("query", [
+    "book a train ticket to Bandung",
+    "tolong pesankan tiket pesawat ke Bali untuk besok",
+    "pesan taksi ke bandara dong",
+    "when is slack tide at Padang Bai tomorrow?",
+    "is it ok to slack off on Fridays?",
+])
+def test_a_powers_word_in_another_sense_is_no_power(routers, query):
+    r = _route(routers, "powers", query)
+    assert r["status"] == "not_found" and r["matches"] == []
+
+
+@pytest.mark.parametrize("query, power", [
+    ("open a ticket in jira for the login bug", "jira"),
+    ("kirim pesan ke tim di slack", "slack"),
+    ("Coba cari di memori yang kamu simpan, catatan apa saja tentang distributor dari Medan?", "memory"),
+])
+def test_the_same_words_in_the_powers_sense_still_route(routers, query, power):
+    r = _route(routers, "powers", query)
+    assert r["matches"] and r["matches"][0]["name"] == power
+
+
+def test_settings_other_senses_must_be_a_list_of_phrases(tmp_path):
+    import shutil
+
+    root = tmp_path / "lexicons"
+    shutil.copytree("lexicons/_shared", root / "_shared")
+    shutil.copytree("lexicons/powers", root / "powers")
+    path = root / "powers" / "settings.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("other_senses:")
+    end = text.index("\n\n", start)
+    path.write_text(text[:start] + "other_senses: {train: ticket}" + text[end:], encoding="utf-8")
+    with pytest.raises(LexiconError) as err:
+        load_domain("powers", root)
+    assert "other_senses" in str(err.value) and "settings.yaml" in str(err.value)

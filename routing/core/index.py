@@ -152,6 +152,8 @@ class RouterIndex:
             table[words(w)]["vague"] = True
         for w in d.words.stopwords:
             table[tuple(w.split())]["stop"] = True
+        for w in d.settings.other_senses:  # "train ticket": no ticket of the domain's
+            table[words(w)] = {"stop": True}
         self.phrases: dict[tuple[str, ...], Entry] = {
             k: Entry(
                 concept=v.get("concept"),

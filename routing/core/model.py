@@ -137,6 +137,9 @@ class Settings:
     quarters: str = "calendar"         # dates.quarters: Q1..Q4 said alone are calendar quarters or the fiscal year's (fiscal)
     design: str = "tools"  # which routing design routes this domain (routing.designs.DESIGNS)
     design_line: int | None = None
+    # phrases holding a term's word in another sense ("train ticket", "slack tide", "pesan taksi"): read as one
+    # stop word, so the term is not read inside them (settings.yaml `other_senses`)
+    other_senses: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 

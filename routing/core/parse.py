@@ -14,7 +14,8 @@ from routing.core.parse_words import parse_language_words  # noqa: F401 (re-expo
 
 # ---------------------------------------------------------------- the keys each file may hold
 
-SETTINGS_KEYS = frozenset({"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "paths", "calibration", "enrich", "dense", "dense_encoder"})
+SETTINGS_KEYS = frozenset({"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "paths", "calibration", "enrich", "dense", "dense_encoder",
+                           "other_senses"})
 THRESHOLDS_KEYS = frozenset({"high", "medium", "low", "margin"})
 DATES_KEYS = frozenset({"week_start", "fiscal_year_start_month", "fiscal_year_label", "quarters"})
 VAGUE_KEYS = frozenset({"words", "question"})
@@ -180,9 +181,10 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
     name = str(data.get("name") or folder_name)
     if name != folder_name:
         c.add(_line(data, "name"), f"name {name!r} must match the folder name {folder_name!r}")
+    other_senses = tuple(_as_str_list(data.get("other_senses"), c, _line(data, "other_senses"), "other_senses"))
     if c.problems:
         raise LexiconError(c.problems)
-    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring"}  # others (paths, calibration, enrich, dense, dense_encoder) stay in extra
+    known = {"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "other_senses"}  # others (paths, calibration, enrich, dense, dense_encoder) stay in extra
     return Settings(
         name=name,
         description=str(data.get("description") or ""),
@@ -196,6 +198,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         currency=str(data.get("currency") or ""),
         vague_words=tuple(_as_str_list(vague.get("words"), c, _line(vague, "words") or vl, "vague.words")),
         clarifying_question=question,
+        other_senses=other_senses,
         weights=weights,
         design=design,
         design_line=_line(data, "design"),
