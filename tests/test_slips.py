@@ -11,6 +11,9 @@ the spreadsheet thinker showed, as mechanisms.
   `vague`); beside a term they ask for it.
 - A one-word term the lexicon lists inflected ("visitors") is read in its bare form too ("visitor"), where that
   form is a word no more common than the listed one ("good" of "goods" is not) and no phrase holds the word.
+- The same inside a relative period of the date lexicon ("pichle machine" is last month, "last mouth" too);
+  "pichle FY", "agle FY" are the last and the next fiscal year (dates.yaml: "fy" is a Hinglish and
+  Indonesian fiscal-year word as well).
 - A phrase holding a power's word in another sense (settings.yaml `other_senses`: "train ticket", "slack tide",
   "pesan taksi") is no power; the same words in the power's sense still route.
 - A date said as the period another is compared with ("November 2025 with the previous month as a
@@ -195,3 +198,21 @@ def test_settings_other_senses_must_be_a_list_of_phrases(tmp_path):
     with pytest.raises(LexiconError) as err:
         load_domain("powers", root)
     assert "other_senses" in str(err.value) and "settings.yaml" in str(err.value)
+
+
+@pytest.mark.parametrize("query, dates, slip", [
+    ("pichle machine ke saare bank transactions, credits aur debits", [("2025-12-01", "2025-12-31")], ("machine", "mahine")),
+    ("sales last mouth", [("2025-12-01", "2025-12-31")], ("mouth", "month")),
+    ("pichle FY ka P&L statement dikhao", [("2024-04-01", "2025-03-31")], None),
+    ("agle FY ka budget", [("2026-04-01", "2027-03-31")], None),
+])
+def test_a_relative_period_with_a_swapped_word_or_said_as_fy(routers, query, dates, slip):
+    r = _route(routers, "cfo", query)
+    assert [(d["start"], d["end"]) for d in r["dates"]] == dates
+    if slip:
+        assert {"from": slip[0], "to": slip[1]} in [{k: c[k] for k in ("from", "to")} for c in r["corrections"]]
+
+
+def test_a_real_word_beside_a_period_word_but_no_period_is_left_alone(routers):
+    r = _route(routers, "football", "the last game of the season for Okafor")
+    assert not r["corrections"]

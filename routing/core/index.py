@@ -170,7 +170,7 @@ class RouterIndex:
         self.canonical_words = frozenset(f for f in self.canonical_form.values() if " " not in f)
         known = {w for k in self.phrases for w in k}
         self.phrase_words = frozenset(known)
-        self.slips = slips.build(self.phrases)  # split and swapped words of its terms (routing.core.slips)
+        self.slips = slips.build(self.phrases, getattr(self.date_lexicon, "relative_phrases", frozenset()))  # split and swapped words of its terms (routing.core.slips)
         known |= set(self.date_lexicon.vocabulary())
         for t in self.tools:
             known.update(w for w in t.name.replace("_", " ").split())

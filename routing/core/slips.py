@@ -27,8 +27,9 @@ class SlipTables:
     blanks: dict  # a phrase with one word blanked ("") -> ((position, the word), ...)
 
 
-def build(phrases: dict) -> SlipTables:
-    """The tables of a domain's phrases (RouterIndex.phrases: word tuple -> Entry)."""
+def build(phrases: dict, relative: frozenset = frozenset()) -> SlipTables:
+    """The tables of a domain's phrases (RouterIndex.phrases: word tuple -> Entry) and of the date lexicon's
+    relative periods (`relative`: ("pichle", "mahine"), ("bulan", "lalu"))."""
     terms = frozenset(k[0] for k, e in phrases.items() if len(k) == 1 and e.concept and k[0].isalpha() and len(k[0]) >= JOIN_MIN)
     firsts = frozenset(t[:i] for t in terms for i in range(2, len(t) - 1))
     pairs = frozenset(k[:2] for k in phrases if len(k) > 1)
@@ -38,8 +39,8 @@ def build(phrases: dict) -> SlipTables:
         return len(w) >= 3 and w.isalpha() and not (e is not None and e.stop)
 
     blanks: dict = defaultdict(list)
-    for k, e in phrases.items():
-        if 2 <= len(k) <= 3 and e.concept:
+    for k, e in [*phrases.items(), *((k, None) for k in relative)]:
+        if 2 <= len(k) <= 3 and (e is None or e.concept):
             for j, w in enumerate(k):
                 rest = k[:j] + k[j + 1 :]
                 if len(w) >= SLIP_MIN and w.isalpha() and any(map(content, rest)):
