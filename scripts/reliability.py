@@ -113,8 +113,10 @@ def fuzzed_query(rng: random.Random, vocab: list[str]) -> object:
     return rng.choice([" ", "  ", "", ", ", "\n"]).join(parts)
 
 
-def contract_problems(out: dict, query: object, today: date) -> list[str]:
-    """What in one route result breaks shared/CONTRACT.md."""
+def contract_problems(out: dict, query: object, today: date, catalog: list[str] | None = None) -> list[str]:
+    """What in one route result breaks shared/CONTRACT.md. Matches come best first, equals by name or, where
+    `catalog` (the domain's tools in their file's order) is given, in that order (the gateway's equals of one
+    kind of service, 004's "postgres, mysql, mongodb")."""
     bad = [f"missing {k}" for k in CONTRACT_KEYS if k not in out]
     if bad:
         return bad
@@ -132,8 +134,10 @@ def contract_problems(out: dict, query: object, today: date) -> list[str]:
         bad.append("not_found without available")
     if status == "needs_clarification" and not out["clarifying_question"]:
         bad.append("needs_clarification without a question")
+    place = {name: i for i, name in enumerate(catalog or ())}
     for a, b in zip(matches, matches[1:]):
-        if (-a["confidence"], a["name"]) > (-b["confidence"], b["name"]):
+        in_catalog_order = a["name"] in place and b["name"] in place and place[a["name"]] < place[b["name"]]
+        if a["confidence"] < b["confidence"] or (a["confidence"] == b["confidence"] and a["name"] > b["name"] and not in_catalog_order):
             bad.append("matches out of order")
     for m in matches:
         if not 0.0 <= m["confidence"] <= 1.0:
@@ -182,7 +186,7 @@ def run_fuzz(n: int, root: Path, seed: int = 16) -> dict:
             t0 = time.perf_counter()
             out = router.route(query, today=today).to_dict()
             times.append((time.perf_counter() - t0) * 1000)
-            problems = contract_problems(out, query, today)
+            problems = contract_problems(out, query, today, [t.name for t in router.domain.tools])
         except Exception as exc:  # noqa: BLE001 - counting them is the point
             exceptions.append(f"{router.name} {query!r:.80} today={today}: {type(exc).__name__}: {exc}")
             continue

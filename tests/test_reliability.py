@@ -36,6 +36,12 @@ def test_the_contract_check_itself_catches_a_broken_result():
     broken = {**good, "status": "multiple_matches", "dates": [{"kind": "calendar", "start": "2026-02-01", "end": "2026-01-01"}]}
     problems = reliability.contract_problems(broken, "invoices", date(2026, 1, 22))
     assert any("1 matches" in p for p in problems) and any("ends before it starts" in p for p in problems)
+    # equals come by name, or in the catalog's order where it is given (the gateway's kind of service)
+    tied = {**good, "status": "multiple_matches", "matches": [
+        {"name": n, "confidence": 0.75, "match_type": "keyword", "score_breakdown": {"keyword": 0.75}} for n in ("postgres", "mysql")]}
+    assert "matches out of order" in reliability.contract_problems(tied, "check my database", date(2026, 1, 22))
+    assert reliability.contract_problems(tied, "check my database", date(2026, 1, 22), ["postgres", "mysql", "mongodb"]) == []
+    assert "matches out of order" in reliability.contract_problems(tied, "check my database", date(2026, 1, 22), ["mysql", "postgres"])
 
 
 def test_concurrent_writers_all_land(tmp_path):

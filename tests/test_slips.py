@@ -216,3 +216,16 @@ def test_a_relative_period_with_a_swapped_word_or_said_as_fy(routers, query, dat
 def test_a_real_word_beside_a_period_word_but_no_period_is_left_alone(routers):
     r = _route(routers, "football", "the last game of the season for Okafor")
     assert not r["corrections"]
+
+
+def test_two_words_of_the_domain_are_no_split_term(routers):
+    # "top" and "line" are both the domain's words: "the top line of an invoice" is its first line, no topline
+    r = _route(routers, "accounting", "what is on the top line of invoice INV-0102")
+    assert r["matches"][0]["name"] == "invoice_detail" and not r["corrections"]
+
+
+def test_a_name_is_not_read_through_an_indonesian_prefix(routers):
+    # "Kumar" is no ku- + "mar" (March): a stem that lost a prefix is a word below four letters
+    r = _route(routers, "cfo", "Kumar Stores ka ledger dikhao")
+    assert r["matches"][0]["suggested_params"]["customer"] == "Kumar Stores"
+    assert [t["text"] for t in r["tokens"]][:2] == ["kumar", "stores"]

@@ -4,8 +4,9 @@ sheet, "cash flaw" the cash flow. Language-free: only the lexicon's own terms sa
 phrase stands for, so nothing is joined or swapped into a word the domain does not know.
 
 A split word is joined where the two words, written together, are one of the domain's terms (or a
-form of one) and the second word is no stop word ("check out", "log in" stay two words: "out", "in"
-are the languages' small words). A swapped word is mended only inside a term of two or three words
+form of one), the second word is no stop word ("check out", "log in" stay two words: "out", "in"
+are the languages' small words) and the two are not both words of the domain's own with the first
+no stop word ("the top line of invoice INV-0102" is no "topline"). A swapped word is mended only inside a term of two or three words
 whose other words are all there: one edit from the term's word, itself a word the domain never
 uses. Both are shown as corrections (the pair as typed, the term as read)."""
 from __future__ import annotations
@@ -58,12 +59,21 @@ def joins(index, words: list[str], starts: list[int], ends: list[int], norm: str
         if a in t.firsts and len(b) >= 2 and b.isalpha() and norm[ends[i] : starts[i + 1]] == " " and (a, b) not in t.pairs:
             joined = a + b
             e = index.phrases.get((b,))
-            if not (e is not None and e.stop) and (joined in t.terms or index.lemma(joined) in t.terms):
+            if not (e is not None and e.stop) and not _both_words(index, a, b) and (joined in t.terms or index.lemma(joined) in t.terms):
                 out.append((i, joined))
                 i += 2
                 continue
         i += 1
     return out
+
+
+def _both_words(index, a: str, b: str) -> bool:
+    """Both words are the domain's own and the first no stop word: a phrase of its own ("the top line of
+    invoice INV-0102" is its first line, no "topline"), not a term split in two."""
+    if b not in index.phrase_words or a not in index.phrase_words:
+        return False
+    e = index.phrases.get((a,))
+    return not (e is not None and e.stop)
 
 
 def swapped(index, words: list[str], news: list, corrected: set[int]) -> list[tuple[int, str]]:

@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover
 ALGORITHMS = {"en": "english", "id": "indonesian", "es": "spanish", "fr": "french", "de": "german", "pt": "portuguese", "it": "italian", "nl": "dutch"}
 DICTIONARY_STEMMERS = {"id"}  # languages Sastrawi (dictionary-based) also stems, after Snowball
 MIN_STEM = 3  # a stem shorter than this says too little to stand for a word
+MIN_PREFIXED = 4  # ... and where a prefix went too ("dibayar" -> bayar; "kumar" is no ku- + mar)
 MIN_DERIVED = 4  # the same for the weaker derived reading ("busy" is not "bus")
 
 
@@ -75,7 +76,10 @@ class Stems:
                 s = st(word)
                 # Only towards a form no longer than the word: "transferring" -> "transfer", never
                 # "good" -> "goods" or "jual" -> "penjualan" (a shorter word is its own meaning).
-                if len(s) >= MIN_STEM and s in table and table[s] != word and len(table[s]) <= len(word):
+                # A stem that lost a prefix is a word of its own below MIN_PREFIXED letters: "Kumar" is a
+                # name, no ku- + "mar" (March)
+                if len(s) >= (MIN_STEM if word[:2] == s[:2] else MIN_PREFIXED) and s in table and table[s] != word \
+                        and len(table[s]) <= len(word):
                     found = table[s]
                     break
         if len(self._cache) > 50_000:
