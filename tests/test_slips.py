@@ -229,3 +229,11 @@ def test_a_name_is_not_read_through_an_indonesian_prefix(routers):
     r = _route(routers, "cfo", "Kumar Stores ka ledger dikhao")
     assert r["matches"][0]["suggested_params"]["customer"] == "Kumar Stores"
     assert [t["text"] for t in r["tokens"]][:2] == ["kumar", "stores"]
+
+
+@pytest.mark.parametrize("domain, query", [
+    ("accounting", "what's up with Hartono?"),
+    ("cfo", "Jindal wala matter dekhna hai"),
+])
+def test_a_name_with_no_term_said_vaguely_is_asked_what(routers, domain, query):
+    assert _route(routers, domain, query)["status"] == "needs_clarification"
