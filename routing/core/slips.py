@@ -26,6 +26,7 @@ class SlipTables:
     firsts: frozenset[str]  # their beginnings (2+ letters, a letter short of the whole at most)
     pairs: frozenset[tuple[str, str]]  # the first two words of every phrase of two or more words
     blanks: dict  # a phrase with one word blanked ("") -> ((position, the word), ...)
+    anchors: frozenset[str] = frozenset()  # the words left in the blanked phrases: a swap has one beside it
 
 
 def build(phrases: dict, relative: frozenset = frozenset()) -> SlipTables:
@@ -46,7 +47,8 @@ def build(phrases: dict, relative: frozenset = frozenset()) -> SlipTables:
                 rest = k[:j] + k[j + 1 :]
                 if len(w) >= SLIP_MIN and w.isalpha() and any(map(content, rest)):
                     blanks[k[:j] + ("",) + k[j + 1 :]].append((j, w))
-    return SlipTables(terms, firsts, pairs, {k: tuple(v) for k, v in blanks.items()})
+    anchors = frozenset(w for k in blanks for w in k if w)
+    return SlipTables(terms, firsts, pairs, {k: tuple(v) for k, v in blanks.items()}, anchors)
 
 
 def joins(index, words: list[str], starts: list[int], ends: list[int], norm: str) -> list[tuple[int, str]]:
@@ -79,12 +81,14 @@ def _both_words(index, a: str, b: str) -> bool:
 def swapped(index, words: list[str], news: list, corrected: set[int]) -> list[tuple[int, str]]:
     """(i, the term's word) for each word i that stands inside a term of two or three words, the
     term's other words read in place around it, one edit from the term's word it replaced."""
-    blanks = index.slips.blanks
+    blanks, anchors = index.slips.blanks, index.slips.anchors
     if not blanks:
         return []
     n = len(news)
     out: list[tuple[int, str]] = []
     for p in range(n):
+        if not (p and news[p - 1] in anchors or p + 1 < n and news[p + 1] in anchors):
+            continue  # every phrase around the word holds the word beside it
         w = words[p]
         if len(w) < SLIP_MIN or p in corrected or news[p] in index.phrase_words or w in index.known or not w.isalpha():
             continue
