@@ -237,3 +237,25 @@ def test_a_name_is_not_read_through_an_indonesian_prefix(routers):
 ])
 def test_a_name_with_no_term_said_vaguely_is_asked_what(routers, domain, query):
     assert _route(routers, domain, query)["status"] == "needs_clarification"
+
+
+@pytest.mark.parametrize("query", [
+    "email Bu Ratna dari PT Sentral Medika brp?",
+    "what's the email address for Hendra at Mitra Jaya?",
+    "alamat email Pak Joko dari Toko Makmur apa ya?",
+])
+def test_a_contacts_email_or_phone_asked_for_is_a_contact_search(routers, query):
+    r = _route(routers, "accounting", query)
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", "contact_search")
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("A man from Prima Packaging is on the phone asking about the bill they sent us, number PP-0098. Could you find that supplier bill for me?", "bill_search"),
+    ("A supplier, UD Sejahtera Abadi, emailed asking about their bill number PB-00342. Could you look up that purchase bill for me?", "bill_search"),
+])
+def test_a_phone_or_an_email_that_only_tells_how_someone_asked_is_no_contact_search(routers, query, tool):
+    assert _route(routers, "accounting", query)["matches"][0]["name"] == tool
+
+
+def test_an_email_joke_activates_nothing(routers):
+    assert _route(routers, "accounting", "lol that meeting could've been an email")["status"] != "activated"
