@@ -259,3 +259,24 @@ def test_a_phone_or_an_email_that_only_tells_how_someone_asked_is_no_contact_sea
 
 def test_an_email_joke_activates_nothing(routers):
     assert _route(routers, "accounting", "lol that meeting could've been an email")["status"] != "activated"
+
+
+@pytest.mark.parametrize("domain, query", [
+    ("cfo", "which stock should I buy on the Sensex tomorrow?"),
+    ("cfo", "suggest a budget smartphone under 15k"),
+    ("cfo", "sach hai kya ki kal bank holiday hai?"),
+    ("powers", "my brother called me a git, is that rude?"),
+    ("powers", "any stripe pattern shirts on sale?"),
+    ("accounting", "where's the nearest ATM to take out some cash?"),
+])
+def test_a_domains_word_in_another_sense_activates_nothing(routers, domain, query):
+    assert _route(routers, domain, query)["status"] != "activated"
+
+
+@pytest.mark.parametrize("domain, query, tool", [
+    ("cfo", "stock summary dikhao, reorder level se neeche wale items", "stock_summary"),
+    ("cfo", "budget vs actual for this quarter", "budget_vs_actual"),
+    ("powers", "list the failed stripe charges from this week", "stripe"),
+])
+def test_the_same_words_in_the_domains_sense_still_route(routers, domain, query, tool):
+    assert _route(routers, domain, query)["matches"][0]["name"] == tool
