@@ -262,12 +262,12 @@ def test_an_email_joke_activates_nothing(routers):
 
 
 @pytest.mark.parametrize("domain, query", [
-    ("cfo", "which stock should I buy on the Sensex tomorrow?"),
+    ("cfo", "stock market mein aaj Nifty kitna gira"),
     ("cfo", "suggest a budget smartphone under 15k"),
     ("cfo", "sach hai kya ki kal bank holiday hai?"),
     ("powers", "my brother called me a git, is that rude?"),
     ("powers", "any stripe pattern shirts on sale?"),
-    ("accounting", "where's the nearest ATM to take out some cash?"),
+    ("accounting", "hutang budi itu artinya apa sih?"),
 ])
 def test_a_domains_word_in_another_sense_activates_nothing(routers, domain, query):
     assert _route(routers, domain, query)["status"] != "activated"
