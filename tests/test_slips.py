@@ -280,3 +280,13 @@ def test_a_domains_word_in_another_sense_activates_nothing(routers, domain, quer
 ])
 def test_the_same_words_in_the_domains_sense_still_route(routers, domain, query, tool):
     assert _route(routers, domain, query)["matches"][0]["name"] == tool
+
+
+@pytest.mark.parametrize("query", ["best biryani place in Bandra kaunsa hai yaar?", "best SIP mutual fund 2026", "best phone under 20k?"])
+def test_the_best_of_something_the_business_does_not_keep_is_no_top_list(routers, query):
+    assert _route(routers, "cfo", query)["status"] == "not_found"
+
+
+def test_our_best_customers_are_still_the_top_customers(routers):
+    r = _route(routers, "cfo", "who are our best customers this year?")
+    assert (r["status"], r["matches"][0]["name"]) == ("activated", "top_customers")
