@@ -91,6 +91,15 @@ def test_confidences_add_up_and_a_kind_of_service_lists_its_powers_as_equals_in_
         assert tied == sorted(tied, key=order.index) and tied[:3] == ["postgres", "mysql", "mongodb"], q
 
 
+@pytest.mark.parametrize("query, top", [
+    ("query the bundled sample database", "sqlite"),              # a holder clearly ahead keeps its lead
+    ("open an issue about the database outage", "jira"),         # kinds no power holds together lift none
+    ("send a message to the team that the database is down", "slack"),
+])
+def test_a_kind_of_service_beside_a_clearer_word(gw, query, top):
+    assert route(gw, query)["matches"][0]["name"] == top
+
+
 def test_two_kinds_of_service_asked_list_the_powers_of_both(gw):
     r = route(gw, "I need to run a quick SQL query to count the orders in our database")
     assert r["status"] == "multiple_matches"

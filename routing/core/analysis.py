@@ -215,7 +215,7 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
         corrections.append(Correction(pair, news[i], round(OSA.normalized_similarity(pair, words[i]) * 100, 1)))
         corrected.add(i)
     if correct and n > 1:  # "balance sheer", "cash flaw": a word swapped for another inside a term
-        for i, word in slips.swapped(index, words, news, corrected):
+        for i, word in slips.swapped(index, words, news, corrected, norm, starts, ends):
             news[i] = word
             corrections.append(Correction(words[i], word, round(OSA.normalized_similarity(words[i], word) * 100, 1)))
             corrected.add(i)
@@ -246,7 +246,9 @@ def analyze(index, query: str, *, today: date, correct: bool = True, with_dates:
     framed, dropped, background, why = set_aside(index, words, norm, starts, ends, date_at, capital)
     dropped, framed, days = occasions(dates, date_at, framed, dropped, today, words, norm, starts, ends, index) if len(dates) > 1 else (dropped, framed, ())
     said = index.domain.words.comparison
-    if len(dates) > 1 and said and not said.isdisjoint(words):  # "November 2025 with the previous month as comparison"
+    if len(dates) > 1 and said and index.domain.settings.comparisons == "aside" and not said.isdisjoint(words) \
+            and not index.domain.words.comparison_cues.isdisjoint(words):
+        # "November 2025 with the previous month as comparison", where the domain's reports compare by themselves
         earlier = compared(dates, date_at, dropped, words, said)
         if earlier:
             dropped, why, framed = dropped | earlier, {**why, **dict.fromkeys(earlier, "comparison")}, [*framed, *earlier]

@@ -144,7 +144,7 @@ class RouterIndex:
                     table[key]["concept"] = canonical
         table.update({k: {"concept": c} for k, c in uninflected_forms(table, d.words.suffixes)})  # "page views" read as "page view" too
         if self._real_word_languages:  # "visitor" read as the listed "visitors" (routing.core.text.bare_forms)
-            table.update({k: {"concept": c} for k, c in bare_forms(table, d.words.suffixes, self._frequency)})
+            table.update({k: {"concept": c} for k, c in bare_forms(table, d.words.suffixes, self.frequency)})
         for verb, kind, strength in d.words.actions:
             entry = table[verb].setdefault("kinds", {})
             entry[kind] = max(entry.get(kind, 0.0), STRONG_VERB if strength >= 1.0 else WEAK_VERB)
@@ -170,7 +170,7 @@ class RouterIndex:
         self.canonical_words = frozenset(f for f in self.canonical_form.values() if " " not in f)
         known = {w for k in self.phrases for w in k}
         self.phrase_words = frozenset(known)
-        self.slips = slips.build(self.phrases, getattr(self.date_lexicon, "relative_phrases", frozenset()))  # split and swapped words of its terms (routing.core.slips)
+        self.slips = slips.build(self.phrases)  # split and swapped words of its terms (routing.core.slips)
         known |= set(self.date_lexicon.vocabulary())
         for t in self.tools:
             known.update(w for w in t.name.replace("_", " ").split())
@@ -183,7 +183,8 @@ class RouterIndex:
             if p.phrase:
                 known.update(words(p.phrase))
         self.known = frozenset(w for w in known if not any(ch.isdigit() for ch in w))
-        stops = {w for k, e in self.phrases.items() if e.stop for w in k}
+        senses = {words(w) for w in d.settings.other_senses}  # their words stay typo targets ("tickt" is ticket)
+        stops = {w for k, e in self.phrases.items() if e.stop and k not in senses for w in k}
         # Word forms: an unknown word read as the known word with its stem (see routing.core.stems).
         # An irregular form of a verb that asks for something ("sent" of send) states what was done: no action.
         irregular = tuple((f, b) for f, b in d.words.irregular if not (self.phrases.get((b,)) and self.phrases[(b,)].kinds))
@@ -456,9 +457,9 @@ class RouterIndex:
                 other = True
         return None if found is None or other else (found, round(OSA.normalized_similarity(word, found) * 100, 1))
 
-    def _frequency(self, word: str) -> float:
-        """The word's highest Zipf frequency in the domain's languages (wordfreq)."""
-        return max(zipf(word, lang) for lang in self._real_word_languages)
+    def frequency(self, word: str) -> float:
+        """The word's highest Zipf frequency in the domain's languages (wordfreq; 0.0 without it)."""
+        return max((zipf(word, lang) for lang in self._real_word_languages or ()), default=0.0)
 
     def is_real_word(self, word: str) -> bool:
         """A common word of one of the domain's languages is never a typo of ours ("pending" is

@@ -135,6 +135,7 @@ class Settings:
     weights: Weights
     fiscal_year_label: str = "start"   # dates.fiscal_year_label: "FY2025" starts (start) or ends (end) in 2025
     quarters: str = "calendar"         # dates.quarters: Q1..Q4 said alone are calendar quarters or the fiscal year's (fiscal)
+    comparisons: str = "asked"         # dates.comparisons: "with the previous month as comparison" is a period asked, or set aside (aside: the tools compare)
     design: str = "tools"  # which routing design routes this domain (routing.designs.DESIGNS)
     design_line: int | None = None
     # phrases holding a term's word in another sense ("train ticket", "slack tide", "pesan taksi"): read as one
@@ -258,6 +259,7 @@ class LanguageWords:
     # a date said as the period before another one said ("P&L for November with the previous month as comparison";
     # words.yaml `comparison`, routing.core.occasions.compared)
     comparison: frozenset[str] = frozenset()
+    comparison_cues: frozenset[str] = frozenset()  # ... said where the question compares ("vs", "against", "dibanding")
     # a word read by where it stands (words.yaml `verb_use`, routing.core.verb_use)
     verb_use: VerbUse = field(default_factory=VerbUse)
     # the same inside a clause, from the template to the clause's end ("I need to check a bill before I approve

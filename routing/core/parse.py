@@ -17,7 +17,7 @@ from routing.core.parse_words import parse_language_words  # noqa: F401 (re-expo
 SETTINGS_KEYS = frozenset({"name", "design", "description", "languages", "thresholds", "dates", "timezone", "currency", "vague", "scoring", "paths", "calibration", "enrich", "dense", "dense_encoder",
                            "other_senses"})
 THRESHOLDS_KEYS = frozenset({"high", "medium", "low", "margin"})
-DATES_KEYS = frozenset({"week_start", "fiscal_year_start_month", "fiscal_year_label", "quarters"})
+DATES_KEYS = frozenset({"week_start", "fiscal_year_start_month", "fiscal_year_label", "quarters", "comparisons"})
 VAGUE_KEYS = frozenset({"words", "question"})
 SCORING_KEYS = frozenset({
     "keyword", "action", "pattern", "example", "semantic", "learned", "fuzzy_penalty", "default_kind", "kind_neutral", "kind_bonus",
@@ -106,6 +106,10 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
     if fy_label not in ("start", "end"):
         c.add(_line(dates, "fiscal_year_label") or dl, f"dates.fiscal_year_label must be start or end, not {fy_label!r}")
         fy_label = "start"
+    comparisons = dates.get("comparisons", "asked") if isinstance(dates, dict) else "asked"
+    if comparisons not in ("asked", "aside"):
+        c.add(_line(dates, "comparisons") or dl, f"dates.comparisons must be asked or aside, not {comparisons!r}")
+        comparisons = "asked"
     quarters = dates.get("quarters", "calendar") if isinstance(dates, dict) else "calendar"
     if quarters not in ("calendar", "fiscal"):
         c.add(_line(dates, "quarters") or dl, f"dates.quarters must be calendar or fiscal, not {quarters!r}")
@@ -194,6 +198,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         fiscal_year_start_month=fy,
         fiscal_year_label=fy_label,
         quarters=quarters,
+        comparisons=comparisons,
         timezone=str(data.get("timezone") or "UTC"),
         currency=str(data.get("currency") or ""),
         vague_words=tuple(_as_str_list(vague.get("words"), c, _line(vague, "words") or vl, "vague.words")),

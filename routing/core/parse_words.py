@@ -70,6 +70,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
     correction_alone: list = []
     additive: set[str] = set()
     comparison: set[str] = set()
+    comparison_cues: set[str] = set()
     interrogatives: set[str] = set()
     message_content: list = []
     additive_after: set[str] = set()
@@ -146,6 +147,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         said_correction_alone = _framing(block, c, lang, "correction_alone")
         said_additive = _one_words(block, "additive", c, lang)
         said_comparison = _one_words(block, "comparison", c, lang)
+        said_cues = _one_words(block, "comparison_cues", c, lang)
         said_interrogatives = _one_words(block, "interrogatives", c, lang)
         said_message = _framing(block, c, lang, "message_content")
         said_additive_after = _one_words(block, "additive_after", c, lang)
@@ -172,6 +174,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
         correction_alone.extend(said_correction_alone)
         additive.update(said_additive)
         comparison.update(said_comparison)
+        comparison_cues.update(said_cues)
         interrogatives.update(said_interrogatives)
         message_content.extend(said_message)
         additive_after.update(said_additive_after)
@@ -226,7 +229,7 @@ def parse_language_words(data: Any, label: str, languages=None) -> LanguageWords
                          correction_alone_anchors=anchor_words(tuple(correction_alone)), additive=frozenset(additive),
                          additive_after=frozenset(additive_after), purpose_within=tuple(purpose_within),
                          interrogatives=frozenset(interrogatives), message_content=tuple(message_content),
-                         comparison=frozenset(comparison))
+                         comparison=frozenset(comparison), comparison_cues=frozenset(comparison_cues))
 
 
 def _framing(block: dict, c: Any, lang: str, section: str = "framing") -> list:
@@ -246,7 +249,7 @@ _SECTIONS = ("stopwords", "actions", "suffixes", "spellings", "negations", "nega
              "reduplication", "numbers", "negation_gap", "framing", "advice", "irregular", "shorthand", "contrast", "correction",
              "past", "purpose", "preface", "request", "anaphora", "done", "done_after", "courtesy", "verb_use", "occasions",
              "narrators", "correction_alone", "additive", "additive_after", "purpose_within", "interrogatives", "message_content",
-             "comparison")
+             "comparison", "comparison_cues")
 _USE_LISTS = ("cues", "objects", "determiners", "marks", "subjects", "recipients", "markers")
 
 

@@ -132,7 +132,6 @@ class DateLexicon(PhraseFinder, RangeReadings):
             "day_month_joiners", "year_context", "year_joiners", "month_parts", "year_genitives", "since_before",
             "since_after", "since_within", *_SPAN_KEYS, "before_number", "after_unit", "next_before_number", "next_after_unit")}
         languages: list[tuple[str, str, dict[str, list[str]], dict[str, list[str]], list[str]]] = []
-        relative: set[tuple[str, str]] = set()
 
         for code, block in data.items():
             if code == "shared":
@@ -276,10 +275,6 @@ class DateLexicon(PhraseFinder, RangeReadings):
             self._month_modifier_of[where] = own_month
             if own_month:
                 month_modifiers.append((where, position, list(own_month)))
-            # "pichle mahine", "bulan lalu": each this/last/next word beside each unit word, as the language
-            # places them (routing.core.slips mends a word swapped inside one: "pichle machine", "this weak")
-            relative.update((w, u) if position == "before" else (u, w) for ws in modifier_words.values() for w in ws
-                            for us in unit_words.values() for u in us if " " not in w and " " not in u)
             # "last year" / "tahun lalu" as one phrase, for "Q4 last year", "Maret tahun lalu".
             for mod, words in modifier_words.items():
                 for word in words:
@@ -303,7 +298,6 @@ class DateLexicon(PhraseFinder, RangeReadings):
                 reader.fail(line, f"{where}.abbreviations_alone: {word!r} is not a month word")
             alone_months.add(word)
         self.standalone_abbreviations = frozenset(w for _, w, _ in standalone)  # read again by routing.core.analysis
-        self.relative_phrases = frozenset(relative)  # ("pichle", "mahine"), ("bulan", "lalu"): routing.core.slips
         self._roles = roles
         self.week_of = tuple(sorted(week_of, key=lambda w: (-len(w), w)))  # longest first
         self.half_of = half_of

@@ -213,6 +213,7 @@ class PowerGateway(DomainDesign):
         kinds = set(_str_list(gw.get("categories")))
         self._categories = {c: frozenset(names) for c, names in holders.items() if c in kinds and len(names) >= 2}
         self.category_floor = float(gw.get("category_floor", 0.0) or 0.0)
+        self.category_equals = float(gw.get("category_equals", 0.0) or 0.0)  # holders this close to the best are equals
         self._all_tools_tokens: int | None = None
         self.all_tools_tokens()  # loads the tokenizer now, at build time, not on the first query
 
@@ -431,17 +432,21 @@ class PowerGateway(DomainDesign):
         topic = bool(self._topics & concepts)
         low = self.router._thresholds(None).low
         # a question naming a category several powers share, and no power's own word, asks for one of
-        # them (004's Medium, "check my database", "process payment"): the holders as equals, at the best
-        # of them and at least category_floor, in the catalog's order
+        # them (004's Medium, "check my database", "process payment"): the holders rise together until the
+        # best is at least category_floor; those within category_equals of the best are equals (the
+        # examples' wording decides nothing), listed in the catalog's order; one further ahead keeps its lead
         in_category: frozenset[str] = frozenset()
-        lift = 0.0
+        lift = best = 0.0
         # (a topic word beside a category is what the category's data is about: "query the sales database")
         if self.category_floor and self._own_terms.isdisjoint(concepts):
             asked = [self._categories[c] for c in concepts if c in self._categories]
-            # several kinds asked ("an SQL query on our database"): the powers of every one, where some are
-            in_category = (frozenset.intersection(*asked) or frozenset.union(*asked)) if asked else frozenset()
+            # several kinds asked ("an SQL query on our database"): the powers holding every one; kinds no
+            # power holds together ("open an issue about the database outage") lift none
+            in_category = frozenset.intersection(*asked) if asked else frozenset()
             best = max((s.confidence for s in scored if self.router.index.tools[s.tool].name in in_category), default=0.0)
-            lift = max(self.category_floor, best) if in_category else 0.0  # the holders rise together, as equals
+            lift = max(self.category_floor - best, 0.0) if in_category else 0.0
+        equals = {self.router.index.tools[s.tool].name for s in scored if self.router.index.tools[s.tool].name in in_category
+                  and round(best - s.confidence, 4) <= round(self.category_equals, 4)} if in_category else set()
         out = []
         for i, s in enumerate(scored):
             name = self.router.index.tools[s.tool].name
@@ -455,14 +460,16 @@ class PowerGateway(DomainDesign):
             clear_lead = named and self.named_lead > 0 and others * self.named_lead <= s.confidence
             if own and self.named_floor and (others < low or clear_lead) and s.confidence < self.named_floor:
                 target = self.named_floor
+            elif name in equals:
+                target = round(best + lift, 4)  # the kind of service names none of them: each is as likely
             elif lift and name in in_category:
-                target = lift  # the kind of service names none of them: each is as likely
+                target = round(s.confidence + lift, 4)
             elif topic and not own and name not in in_category and s.confidence > self.topic_cap:
                 target = self.topic_cap
             out.append(s if target == s.confidence else self._set(s, target, "level"))
         # equals in the catalog's order (its author's: postgres, mysql, mongodb, then sqlite), the others by name
-        out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name not in in_category,
-                                s.tool if lift else 0, self.router.index.tools[s.tool].name))
+        out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name not in equals,
+                                s.tool if equals else 0, self.router.index.tools[s.tool].name))
         return out
 
     @staticmethod
