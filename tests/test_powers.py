@@ -97,7 +97,10 @@ def test_confidences_add_up_and_a_kind_of_service_lists_its_powers_as_equals_in_
     ("send a message to the team that the database is down", "slack"),
 ])
 def test_a_kind_of_service_beside_a_clearer_word(gw, query, top):
-    assert route(gw, query)["matches"][0]["name"] == top
+    r = route(gw, query)
+    assert r["matches"][0]["name"] == top
+    if "message" in query:  # two kinds no power holds together: both rise, their order kept (004's Medium)
+        assert r["status"] == "multiple_matches" and [m["name"] for m in r["matches"][:2]] == ["slack", "gmail"]
 
 
 def test_two_kinds_of_service_asked_list_the_powers_of_both(gw):

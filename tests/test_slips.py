@@ -321,3 +321,16 @@ def test_a_comparison_is_set_aside_only_where_the_domains_reports_compare(router
 @pytest.mark.parametrize("query", ["open a new tickt for the login bug", "what is in the memroy graph"])
 def test_a_word_of_another_sense_phrase_is_still_a_typo_target(routers, query):
     assert _route(routers, "powers", query)["corrections"]
+
+
+@pytest.mark.parametrize("query, top", [
+    ("ERROR: relation orders does not exist", None),                # "relation" is as common as "relations": its own sense
+    ("relation users does not exist in postgres", "postgres"),
+    ("opps, I deleted the wrong file in the project folder", "filesystem"),  # no "oppty" of a deal in "opps"
+])
+def test_a_word_near_a_powers_term_in_its_own_sense(routers, query, top):
+    r = _route(routers, "powers", query)
+    if top is None:
+        assert r["status"] != "activated"
+    else:
+        assert r["status"] == "activated" and r["matches"][0]["name"] == top

@@ -433,20 +433,24 @@ class PowerGateway(DomainDesign):
         low = self.router._thresholds(None).low
         # a question naming a category several powers share, and no power's own word, asks for one of
         # them (004's Medium, "check my database", "process payment"): the holders rise together until the
-        # best is at least category_floor; those within category_equals of the best are equals (the
-        # examples' wording decides nothing), listed in the catalog's order; one further ahead keeps its lead
+        # best is at least category_floor (their order kept); the holders of every kind asked within
+        # category_equals of their best are equals (the examples' wording decides nothing), listed in the
+        # catalog's order; one further ahead keeps its lead
         in_category: frozenset[str] = frozenset()
-        lift = best = 0.0
+        lift = 0.0
+        equals: set[str] = set()
         # (a topic word beside a category is what the category's data is about: "query the sales database")
         if self.category_floor and self._own_terms.isdisjoint(concepts):
             asked = [self._categories[c] for c in concepts if c in self._categories]
-            # several kinds asked ("an SQL query on our database"): the powers holding every one; kinds no
-            # power holds together ("open an issue about the database outage") lift none
-            in_category = frozenset.intersection(*asked) if asked else frozenset()
+            in_category = frozenset().union(*asked)
             best = max((s.confidence for s in scored if self.router.index.tools[s.tool].name in in_category), default=0.0)
-            lift = max(self.category_floor - best, 0.0) if in_category else 0.0
-        equals = {self.router.index.tools[s.tool].name for s in scored if self.router.index.tools[s.tool].name in in_category
-                  and round(best - s.confidence, 4) <= round(self.category_equals, 4)} if in_category else set()
+            lift = max(self.category_floor - best, 0.0)  # the holders rise together: their order stays
+            # several kinds asked ("an SQL query on our database"): equals among the powers holding every one;
+            # kinds no power holds together ("send a message that the database is down") make none
+            every = frozenset.intersection(*asked) if asked else frozenset()
+            top = max((s.confidence for s in scored if self.router.index.tools[s.tool].name in every), default=0.0)
+            equals = {self.router.index.tools[s.tool].name for s in scored if self.router.index.tools[s.tool].name in every
+                      and round(top - s.confidence, 4) <= round(self.category_equals, 4)}
         out = []
         for i, s in enumerate(scored):
             name = self.router.index.tools[s.tool].name
@@ -461,7 +465,7 @@ class PowerGateway(DomainDesign):
             if own and self.named_floor and (others < low or clear_lead) and s.confidence < self.named_floor:
                 target = self.named_floor
             elif name in equals:
-                target = round(best + lift, 4)  # the kind of service names none of them: each is as likely
+                target = round(top + lift, 4)  # the kind of service names none of them: each is as likely
             elif lift and name in in_category:
                 target = round(s.confidence + lift, 4)
             elif topic and not own and name not in in_category and s.confidence > self.topic_cap:
