@@ -253,6 +253,6 @@ def test_every_part_a_design_adds_to_a_breakdown_has_words_in_the_legend():
     routing.core.sole ("sole"), the gateway's levels, hints and named bonus, football's triggers."""
     from ui.signal_words import Knowledge, legend_words
 
-    for key in ("sole", "sole_write", "named", "level", "hint", "trigger", "entity"):
+    for key in ("sole", "sole_write", "named", "level", "category", "hint", "trigger", "entity"):
         words = legend_words(key, Knowledge())
         assert words != key and "_" not in words, key

@@ -138,14 +138,14 @@ def test_a_kind_of_service_among_other_words_returns_alternatives(powers, query,
     assert r["status"] == "multiple_matches"
     shown = [m["name"] for m in r["matches"]]
     assert 2 <= len(shown) <= 3 and set(shown) <= expected
-    assert r["matches"][0]["confidence"] >= 0.5 and "level" in r["matches"][0]["score_breakdown"]
+    assert r["matches"][0]["confidence"] >= 0.5 and "category" in r["matches"][0]["score_breakdown"]
 
 
 def test_a_power_named_is_still_activated_and_a_subject_is_no_kind_of_service(powers):
     assert _route(powers, "run this query on my postgres database")["status"] == "activated"
     # "customer" is held by crm and stripe but names a subject, not a service: no lift
     r = _route(powers, "where are we with the customer stuff")
-    assert r["matches"] and all("level" not in m["score_breakdown"] for m in r["matches"])
+    assert r["matches"] and all("category" not in m["score_breakdown"] for m in r["matches"])
     assert r["status"] == "weak_matches"
 
 

@@ -40,6 +40,7 @@ LEGEND_WORDS = {
     "lead": "far ahead of the rest",
     "named": "named in the question",
     "level": "exact keyword match",
+    "category": "a kind of service asked",
     "hint": "topic hint",
     "trigger": "trigger words",
     "entity": "player named",
@@ -117,6 +118,7 @@ HELP_WORDS = {
     "sole_write": "a lift to the high threshold where this is the one write tool holding the question's terms",
     "lead": "a lift to the high threshold where this tool leads every other by the domain's clear lead, in a question asking one thing",
     "named": "the power named in the question", "level": "an exact keyword match (shared/seeds 004's levels)",
+    "category": "a kind of service asked with no power named (shared/seeds 004's Medium): its powers raised together, as equals where close",
     "hint": "a topic word that points to it only loosely", "trigger": "the tier's trigger words",
     "entity": "a player named", "second_entity": "a second player named", "overruled": "a tier that fired but lost on precedence",
 }

@@ -460,17 +460,17 @@ class PowerGateway(DomainDesign):
             # its hint alone ("reports" in "list the files in the reports folder") is no choice
             others = max((o.confidence - max(o.breakdown.get("hint", 0.0), 0.0)
                           for j, o in enumerate(scored) if j != i), default=0.0)
-            target = s.confidence
+            target, signal = s.confidence, "level"
             clear_lead = named and self.named_lead > 0 and others * self.named_lead <= s.confidence
             if own and self.named_floor and (others < low or clear_lead) and s.confidence < self.named_floor:
                 target = self.named_floor
             elif name in equals:
-                target = round(top + lift, 4)  # the kind of service names none of them: each is as likely
+                target, signal = round(top + lift, 4), "category"  # the kind of service names none of them: each is as likely
             elif lift and name in in_category:
-                target = round(s.confidence + lift, 4)
+                target, signal = round(s.confidence + lift, 4), "category"
             elif topic and not own and name not in in_category and s.confidence > self.topic_cap:
                 target = self.topic_cap
-            out.append(s if target == s.confidence else self._set(s, target, "level"))
+            out.append(s if target == s.confidence else self._set(s, target, signal))
         # equals in the catalog's order (its author's: postgres, mysql, mongodb, then sqlite), the others by name
         out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name not in equals,
                                 s.tool if equals else 0, self.router.index.tools[s.tool].name))
