@@ -49,15 +49,21 @@ def test_a_question_one_tool_explains_whole_is_activated(accounting, query, tool
 
 
 @pytest.mark.parametrize("query, tool", [
-    ("which supplier has the phone number of Budi", "contact_search"),
-    ("which customer uses the address Jalan Merdeka 10", "contact_search"),
+    ("which customer payments came in yesterday?", "payment_list"),
+    ("payments that came in from customers yesterday", "payment_list"),
 ])
 def test_terms_only_one_tool_holds_with_its_own_keyword_activate_it(accounting, query, tool):
-    # customer / supplier are contact_search's own keywords, contact_info (phone, address) its related
-    # term; contact_list holds the first but not the second: nothing is left to choose
+    # payment is payment_list's own keyword, customer its related term; no other tool holds both: nothing
+    # is left to choose. (A contact's phone or address asked for is contact_search's by its own pattern.)
     r = _route(accounting, query)
     assert r["status"] == "activated" and r["matches"][0]["name"] == tool
     assert r["matches"][0]["score_breakdown"].get("sole", 0) > 0
+
+
+@pytest.mark.parametrize("query", ["which supplier has the phone number of Budi", "which customer uses the address Jalan Merdeka 10"])
+def test_a_contacts_phone_or_address_asked_for_is_a_contact_search(accounting, query):
+    r = _route(accounting, query)
+    assert r["status"] == "activated" and r["matches"][0]["name"] == "contact_search"
 
 
 def test_000s_ambiguous_question_stays_a_choice(accounting):
@@ -153,8 +159,8 @@ def test_every_language_block_is_still_checked(tmp_path):
 # ------------------------------------------------------------ the lifts follow the thresholds in use
 
 def test_a_lift_is_made_at_the_sessions_thresholds(accounting):
-    # contact_search alone holds "supplier" and "phone": lifted to the `high` in use, not the domain's
-    query = "which supplier has the phone number of Budi"
+    # payment_list alone holds "payment" and "customer": lifted to the `high` in use, not the domain's
+    query = "which customer payments came in yesterday?"
     r = accounting.route(query, today=TODAY, thresholds={"high": 0.92})
     assert r.status.value == "activated" and r.matches[0].confidence == 0.92
     assert r.matches[0].score_breakdown["sole"] > 0

@@ -431,26 +431,20 @@ class PowerGateway(DomainDesign):
         concepts = a.concepts.keys()
         topic = bool(self._topics & concepts)
         low = self.router._thresholds(None).low
-        # a question naming a category several powers share, and no power's own word, asks for one of
-        # them (004's Medium, "check my database", "process payment"): the holders rise together until the
-        # best is at least category_floor (their order kept); the holders of every kind asked within
-        # category_equals of their best are equals (the examples' wording decides nothing), listed in the
-        # catalog's order; one further ahead keeps its lead
-        in_category: frozenset[str] = frozenset()
-        lift = 0.0
-        equals: set[str] = set()
-        # (a topic word beside a category is what the category's data is about: "query the sales database")
+        # a question naming a category several powers share, and no power's own word, asks for one of them
+        # (004's Medium, "check my database"): the holders rise together until the best is at least category_floor
+        # (order kept); the holders of every kind asked ("an SQL query on our database"; none for kinds no power
+        # holds together) within category_equals of their best are equals, in the catalog's order (the examples'
+        # wording decides nothing); one further ahead keeps its lead. A topic word beside a category is what the
+        # category's data is about ("query the sales database").
+        name_of = lambda s: self.router.index.tools[s.tool].name  # noqa: E731
+        in_category, lift, equals, top = frozenset(), 0.0, set(), 0.0
         if self.category_floor and self._own_terms.isdisjoint(concepts):
             asked = [self._categories[c] for c in concepts if c in self._categories]
-            in_category = frozenset().union(*asked)
-            best = max((s.confidence for s in scored if self.router.index.tools[s.tool].name in in_category), default=0.0)
-            lift = max(self.category_floor - best, 0.0)  # the holders rise together: their order stays
-            # several kinds asked ("an SQL query on our database"): equals among the powers holding every one;
-            # kinds no power holds together ("send a message that the database is down") make none
-            every = frozenset.intersection(*asked) if asked else frozenset()
-            top = max((s.confidence for s in scored if self.router.index.tools[s.tool].name in every), default=0.0)
-            equals = {self.router.index.tools[s.tool].name for s in scored if self.router.index.tools[s.tool].name in every
-                      and round(top - s.confidence, 4) <= round(self.category_equals, 4)}
+            in_category, every = frozenset().union(*asked), frozenset.intersection(*asked) if asked else frozenset()
+            lift = max(self.category_floor - max((s.confidence for s in scored if name_of(s) in in_category), default=0.0), 0.0)
+            top = max((s.confidence for s in scored if name_of(s) in every), default=0.0)
+            equals = {name_of(s) for s in scored if name_of(s) in every and round(top - s.confidence, 4) <= round(self.category_equals, 4)}
         out = []
         for i, s in enumerate(scored):
             name = self.router.index.tools[s.tool].name
@@ -472,8 +466,7 @@ class PowerGateway(DomainDesign):
                 target = self.topic_cap
             out.append(s if target == s.confidence else self._set(s, target, signal))
         # equals in the catalog's order (its author's: postgres, mysql, mongodb, then sqlite), the others by name
-        out.sort(key=lambda s: (-s.confidence, self.router.index.tools[s.tool].name not in equals,
-                                s.tool if equals else 0, self.router.index.tools[s.tool].name))
+        out.sort(key=lambda s: (-s.confidence, name_of(s) not in equals, s.tool if equals else 0, name_of(s)))
         return out
 
     @staticmethod
