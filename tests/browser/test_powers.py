@@ -40,7 +40,8 @@ def test_ask_activate_a_live_power_and_see_its_tools(browser, app_url):
     try:
         page = context.new_page()
         page.set_default_timeout(30_000)
-        page.goto(app_url + "/?domain=powers&q=list+databases&today=2026-01-22")
+        # tables: the SQL databases (mongodb keeps collections), the three shown as equals (004 Medium)
+        page.goto(app_url + "/?domain=powers&q=list+the+tables+in+our+databases&today=2026-01-22")
         wait_idle(page)
         card = page.locator('[class*="st-key-card-"]').first
         expect(card).to_contain_text("Multiple matches")
