@@ -47,8 +47,7 @@ def build(phrases: dict) -> SlipTables:
     pairs = frozenset(k[:2] for k in phrases if len(k) > 1)
 
     def content(w: str) -> bool:
-        e = phrases.get((w,))
-        return len(w) >= 3 and w.isalpha() and not (e is not None and e.stop)
+        return len(w) >= 3 and w.isalpha() and not getattr(phrases.get((w,)), "stop", False)
 
     blanks: dict = defaultdict(list)
     for k, e in phrases.items():
@@ -71,8 +70,7 @@ def joins(index, words: list[str], starts: list[int], ends: list[int], norm: str
         if a in t.firsts and len(b) >= 2 and b.isalpha() and norm[ends[i] : starts[i + 1]] == " " and (a, b) not in t.pairs \
                 and not (i + 2 < len(words) and (b, words[i + 2]) in t.pairs):
             joined = a + b
-            e = index.phrases.get((b,))
-            if not (e is not None and e.stop) and not _both_words(index, a, b) and (joined in t.terms or index.lemma(joined) in t.terms) \
+            if not _is_stop(index, b) and not _both_words(index, a, b) and (joined in t.terms or index.lemma(joined) in t.terms) \
                     and index.frequency(b) < JOIN_SECOND_MAX and not (_is_stop(index, a) and _names_a_term(index, words, i)):
                 out.append((i, joined))
                 i += 2
@@ -82,8 +80,7 @@ def joins(index, words: list[str], starts: list[int], ends: list[int], norm: str
 
 
 def _is_stop(index, w: str) -> bool:
-    e = index.phrases.get((w,))
-    return e is not None and e.stop
+    return getattr(index.phrases.get((w,)), "stop", False)
 
 
 def _names_a_term(index, words: list[str], i: int) -> bool:
@@ -94,10 +91,7 @@ def _names_a_term(index, words: list[str], i: int) -> bool:
 def _both_words(index, a: str, b: str) -> bool:
     """Both words are the domain's own and the first no stop word: a phrase of its own ("the top line of
     invoice INV-0102" is its first line, no "topline"), not a term split in two."""
-    if b not in index.phrase_words or a not in index.phrase_words:
-        return False
-    e = index.phrases.get((a,))
-    return not (e is not None and e.stop)
+    return a in index.phrase_words and b in index.phrase_words and not _is_stop(index, a)
 
 
 def swapped(index, words: list[str], news: list, corrected: set[int], norm: str, starts: list[int], ends: list[int]) -> list[tuple[int, str]]:
