@@ -136,6 +136,19 @@ def test_year_only_in_date_context(lexicon):
     assert summary(one("tahun 2025", lexicon))[0] == "2025-01-01..2025-12-31"
 
 
+@pytest.mark.parametrize("text", ["total sales 2025", "profit and loss 2025?", "laporan arus kas 2025",
+                                  "supplier purchase bills 2025 list", "did 2025 end in the black?"])
+def test_a_bare_year_typed_as_a_keyword_is_the_year(lexicon, text):
+    assert summary(one(text, lexicon)) == ("2025-01-01..2025-12-31", "calendar", "explicit_year")
+
+
+@pytest.mark.parametrize("text", ["invoice no 2025", "Rp 2025 please", "we sold 2025 units", "2025 juta",
+                                  "selama 2025 hari", "INV-2025-001", "sales 1995", "sales 2031", "kuartal iii 2025 x",
+                                  "$2025 paid", "code 2025 3", "2025"])
+def test_a_bare_number_beside_a_numbers_mark_or_unit_is_no_year(lexicon, text):
+    assert [d for d in find_dates(text, today=TODAY, lexicon=lexicon) if d.rule == "explicit_year"] == []
+
+
 @pytest.mark.parametrize("text,reason", [
     ("Q5", "1 to 4"), ("32 Januari", "32"), ("last 0 days", "empty"), ("2025-02-30", "30"),
 ])

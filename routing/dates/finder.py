@@ -324,6 +324,12 @@ class PhraseFinder:
         add(rf"(?P<yc>{_alt(r['year_context'])})\s+(?P<y>[12]\d{{3}})(?![-/.]\d)"
             rf"(?!\s*[-/]?\s*{_alt(quarter_letters)}\s?\d)", self._build_year, needs=[[r['year_context']], ["year4"]])
 
+        # A bare year standing alone, as keywords are typed ("total sales 2025", "laporan arus kas 2025"): not
+        # glued to a code, an amount or another number ("INV-2025", "$2025", "2025.5", "2025 001"); the
+        # words around it are checked where it is read (routing.dates.readings._build_bare_year).
+        add(r"(?<![$€£¥₹\x23@&/.,:-])(?P<by>[12]\d{3})(?![-/.,:]?\d|%|\s*[-/]?\s*" + _alt(quarter_letters) + r"\s?\d|\s+\d)",
+            self._build_bare_year, needs=[["year4"]])
+
         def atom(p: str, *, in_span: bool) -> str:
             # A day number is not an amount: not after a currency sign or inside "6,107.31".
             day = lambda n: (rf"(?:{day_prefix}\s+)?(?<![$€£¥₹.,])(?<![$€£¥₹]\s)"

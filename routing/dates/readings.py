@@ -20,6 +20,8 @@ from routing.dates.types import _BLOCKED, _MAX_DIGITS, DateRange, _norm
 
 
 _ABSENT = object()
+_WORDS = re.compile(r"\w+|[\x23№]")  # the words around a bare year
+BARE_YEAR_PAST = 10  # a 4-digit number with no context word is a year at most this many years back (or one ahead)
 YEAR_CONTEXT_SPAN = 50  # a bare number after a year's context word is a year this near today, else an amount
 
 
@@ -207,6 +209,26 @@ class RangeReadings:
         YEAR_CONTEXT_SPAN years of today; further off it is an amount ("the payment of 1500")."""
         year = int(m.group("y"))
         if abs(year - ctx.today.year) > YEAR_CONTEXT_SPAN:
+            return None
+        return ctx.calendar(m, "explicit_year", date(year, 1, 1), date(year, 12, 31))
+
+    # A 4-digit number with no year's context word is a year only where it may be one: at most
+    # BARE_YEAR_PAST years back or one ahead of today, and neither after one of the lexicon's
+    # year_not_after words (a mark of a record's number, a currency, a comparison of amounts) or a
+    # quarter's roman numeral or ordinal, nor before one of its year_not_before words or a unit of
+    # time (an amount's unit or scale, a duration).
+    def _build_bare_year(self, ctx: "_Context", m: re.Match) -> DateRange | None:
+        year = int(m.group("by"))
+        if not -BARE_YEAR_PAST <= year - ctx.today.year <= 1:
+            return None
+        before = _WORDS.findall(m.string[: m.start()][-40:])
+        after = _WORDS.findall(m.string[m.end() : m.end() + 40])
+        if not before and not after:
+            return None  # alone it says nothing of what it counts
+        if before and any(self._word(t, before[-1], None) is not None
+                          for t in (self._bare_not_after, self._roman, self._ordinal_value)):
+            return None
+        if after and any(self._word(t, after[0], None) is not None for t in (self._bare_not_before, self._unit_of)):
             return None
         return ctx.calendar(m, "explicit_year", date(year, 1, 1), date(year, 12, 31))
 
