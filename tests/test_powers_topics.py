@@ -32,6 +32,16 @@ def test_the_powers_holding_every_topic_word_come_first(powers):
     assert by_name.get("aws", 0.0) < by_name["analytics"]
 
 
+@pytest.mark.parametrize("query", ["generate a performance report for the business", "laporan performa bisnis bulan ini"])
+def test_a_topic_word_said_twice_counts_twice(powers, query):
+    # business twice (performance, business) and report once: stripe and crm (business) before postgres (report)
+    r = _route(powers, query)
+    assert r["status"] == "weak_matches"
+    assert set(_offered(r)[:3]) == {"analytics", "crm", "stripe"}
+    by_name = {c["name"]: c["confidence"] for c in r["candidates"]}
+    assert by_name.get("postgres", 0.0) < by_name["stripe"]
+
+
 @pytest.mark.parametrize("query", [
     "how are sales looking this month?",
     "gimana performa penjualan kita?",

@@ -319,16 +319,11 @@ class PhraseFinder:
         add(rf"(?P<fiscal>{fiscal_words})\s*'?(?P<fy>\d{{4}}|\d{{2}})(?!\d)"
             rf"(?:\s*[-/]\s*(?P<fy2>\d{{4}}|\d{{2}})(?!\d))?", self._build_fiscal_year, needs=[[("lead", fiscal_list)], ["digit"]])
 
-        # A bare year only in date context: "in 2025", "tahun 2025"
-        # ...but not the year of a quarter ("during 2017 Q1" is the quarter).
+        # A bare year in date context ("in 2025", "tahun 2025"), not a quarter's ("during 2017 Q1" is the quarter)
         add(rf"(?P<yc>{_alt(r['year_context'])})\s+(?P<y>[12]\d{{3}})(?![-/.]\d)"
             rf"(?!\s*[-/]?\s*{_alt(quarter_letters)}\s?\d)", self._build_year, needs=[[r['year_context']], ["year4"]])
-
-        # A bare year standing alone, as keywords are typed ("total sales 2025", "laporan arus kas 2025"): not
-        # glued to a code, an amount or another number ("INV-2025", "$2025", "2025.5", "2025 001"); the
-        # words around it are checked where it is read (routing.dates.readings._build_bare_year).
-        add(r"(?<![$€£¥₹\x23@&/.,:-])(?P<by>[12]\d{3})(?![-/.,:]?\d|%|\s*[-/]?\s*" + _alt(quarter_letters) + r"\s?\d|\s+\d)",
-            self._build_bare_year, needs=[["year4"]])
+        # A year typed alone as a keyword ("total sales 2025"), glued to no code, amount or number (readings._build_bare_year)
+        add(r"(?<![$€£¥₹\x23@&/.,:-])(?P<by>[12]\d{3})(?![-/.,:]?\d|%|\s*[-/]?\s*" + _alt(quarter_letters) + r"\s?\d|\s+\d)", self._build_bare_year, needs=[["year4"]])
 
         def atom(p: str, *, in_span: bool) -> str:
             # A day number is not an amount: not after a currency sign or inside "6,107.31".

@@ -18,6 +18,7 @@ The gateway adds its tiers' shapes (shared/CONTRACT.md, design power_gateway):
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any, Mapping
@@ -150,11 +151,7 @@ def agent_view(result: Mapping[str, Any]) -> dict:
 
 def _str_list(value: Any) -> list[str]:
     """A tools.yaml list of terms (a missing key: none)."""
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    return [str(v) for v in value]
+    return [] if value is None else [value] if isinstance(value, str) else [str(v) for v in value]
 
 
 def _check_hints(domain: Domain, hints: Mapping[str, frozenset[str]]) -> None:
@@ -386,16 +383,17 @@ class PowerGateway(DomainDesign):
                        timing_ms=round((time.perf_counter() - started) * 1000, 3))
 
     def _hinted(self, scored: list[Scored], a) -> list[Scored]:
-        """The `hint` signal: a power with one of its `hints` (tools.yaml: topic words such as
-        "metrics" or "report") in the query is at least `gateway.hint_points` times the share of
-        the query's topic words it holds (a weak match); a power the common ranking did not list
-        at all enters with the hint alone."""
+        """The `hint` signal: a power with one of its `hints` (tools.yaml: topic words such as "metrics" or "report")
+        in the query is at least `gateway.hint_points` times the share of the query's topic words it holds (a weak
+        match); a power the common ranking did not list at all enters with the hint alone."""
         if self.hint_points <= 0 or not a.concepts:
             return scored
         asked = self._all_hints & a.concepts.keys()  # the query's topic words
-        # each power by the share of the query's topic words it holds: "analyse how the business is
-        # performing" (analyze, business) puts analytics, crm and stripe before aws (analyze alone)
-        hinted = {name: len(hints & asked) / len(asked) for name, hints in self._hints.items() if hints & asked}
+        # each power by the share of the query's topic words it holds, said twice counted twice: "analyse the business" puts
+        # analytics, crm, stripe before aws; "a performance report for the business" stripe and crm before postgres (report)
+        said = Counter(u.key for u in a.units if u.role == "concept" and u.key in asked)
+        total = sum(said.values()) or len(asked)
+        hinted = {name: sum(said.get(h, 1) for h in hints & asked) / total for name, hints in self._hints.items() if hints & asked}
         if not hinted:
             return scored
         seen = {self.router.index.tools[s.tool].name for s in scored}
