@@ -47,6 +47,9 @@ class Weights:
     # How many of the question's terms such a leader may lack (routing.core.sole.mark_clear_lead); 0: every
     # term must be the leader's. Chosen per domain on its labelled sets, as clear_lead is.
     clear_lead_unheld: int = 0
+    # A smaller lead that also lifts such a leader where every close rival holds only some of the leader's terms
+    # (routing.core.sole.mark_clear_lead); 0: off.
+    clear_lead_subset: float = 0.0
     fuzzy_penalty: float = 0.03
     # Kind fit without a strong verb: every kind starts neutral; a weak verb for the kind, the
     # domain's default kind (only when there is no verb at all) and a date range each add a bonus.

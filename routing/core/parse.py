@@ -24,6 +24,7 @@ SCORING_KEYS = frozenset({
     "date_kinds", "example_verb_weight", "explicit_kinds", "identifier_kinds", "message_kinds", "argument_kinds", "name_kinds", "agreement",
     "clear_lead",
     "clear_lead_unheld",
+    "clear_lead_subset",
 })
 TOOLS_FILE_KEYS = frozenset({"tools"})
 # A tool's own keys, then the hybrid path's (routing.paths.config reads them from Tool.extra),
@@ -166,6 +167,7 @@ def _parse_settings(data: Any, label: str, folder_name: str) -> Settings:
         agreement=num("agreement", 0.0),
         clear_lead=num("clear_lead", 0.0),
         clear_lead_unheld=count("clear_lead_unheld", 0, 3),
+        clear_lead_subset=num("clear_lead_subset", 0.0),
         fuzzy_penalty=num("fuzzy_penalty", 0.03, 0.5),
         default_kind=default_kind,
         kind_neutral=num("kind_neutral", 0.4),

@@ -140,7 +140,7 @@ def sure_correction(c, source: str = "") -> bool:
 
 def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], tools: Sequence, *, misspelt: bool = False,
                     several: Callable[[], Sequence[str]] = tuple, holders: Mapping[str, frozenset[int]] | None = None,
-                    unheld: int = 0) -> list[Scored]:
+                    unheld: int = 0, subset: float = 0.0) -> list[Scored]:
     """`scored` with its leader marked for a lift when it is `lead` or more ahead of the runner-up, holds
     every term of the question among its keywords and related terms (a term it does not hold says
     something it does not answer: "which costs went up the most lately" names `overdue`), no term was
@@ -154,18 +154,30 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
     in the middle band. `unheld` (the domain's `scoring.clear_lead_unheld`): how many terms the leader may
     lack where it holds more than that ("which GST returns are pending or late right now":
     gst_filing_status, 0.72 against 0.44, holds `gst`, `filing` and `overdue` but not `unpaid`). The runner-up
-    is the first candidate that is no kind sibling (`_kind_sibling`: the same terms, a kind the question ruled out)."""
+    is the first candidate that is no kind sibling (`_kind_sibling`: the same terms, a kind the question ruled out).
+    `subset` (the domain's `scoring.clear_lead_subset`, 0: never): a smaller lead that lifts a leader holding every
+    term where each rival within `lead` of it holds only some of the leader's terms ("GST summary: output tax, input
+    tax credit and net payable": tds_summary holds tax and payable, gst_summary those and gst)."""
     if not scored or scored[0].lift or not lead > 0 or misspelt or not concepts:
         return scored
     holders = term_holders(tools) if holders is None else holders
     terms = set(concepts)
-    second = next((s.confidence for s in scored[1:] if not _kind_sibling(scored[0], s, terms, holders)), 0.0)
-    if round(scored[0].confidence - second, 4) < round(lead, 4):
-        return scored
+    rivals = [s for s in scored[1:] if not _kind_sibling(scored[0], s, terms, holders)]
+    second = rivals[0].confidence if rivals else 0.0
     lacking = sum(scored[0].tool not in holders.get(c, frozenset()) for c in terms)
+    if round(scored[0].confidence - second, 4) < round(lead, 4) and not (
+            subset > 0 and not lacking and len(terms) >= MIN_TERMS and round(scored[0].confidence - second, 4) >= round(subset, 4)
+            and all(_holds_less(s.tool, terms, scored[0].tool, holders) for s in rivals if scored[0].confidence - s.confidence < lead)):
+        return scored
     if lacking > unheld or (lacking and len(terms) - lacking <= unheld) or several():
         return scored  # the question's words last: read only where the rest would lift
     return _mark(scored, "lead", f"lead: {scored[0].confidence:.2f} against {second:.2f} for the next tool, one thing asked")
+
+
+def _holds_less(tool: int, terms: set, leader: int, holders: Mapping[str, frozenset[int]]) -> bool:
+    """Whether `tool` holds some of the question's terms, each of them the leader's too, and not all of them."""
+    mine = {c for c in terms if tool in holders.get(c, ())}
+    return bool(mine) and len(mine) < len(terms) and all(leader in holders.get(c, ()) for c in mine)
 
 
 def _kind_sibling(top: Scored, other: Scored, terms: set, holders: Mapping[str, frozenset[int]]) -> bool:
