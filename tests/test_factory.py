@@ -86,7 +86,7 @@ def test_thresholds_from_yaml_and_environment(tmp_path):
     p = root / "factory" / "mirror.yaml"
     p.write_text(p.read_text().replace("l2: 0.6", "l2: 0.0002").replace("l1: 0.4", "l1: 0.0001"))
     none = load_router("factory", root, environ={})
-    r = none.route("are we hitting target this shift or nah", today=TODAY).to_dict()
+    r = none.route("are we hitting our numbers this shift or nah", today=TODAY).to_dict()  # no phrase of one datasource (L0)
     assert r["layer"] is None and r["funnel"][1]["accepted"] is False and r["funnel"][1]["threshold"] == 0.0002
 
 
