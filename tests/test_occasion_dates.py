@@ -31,6 +31,9 @@ def routers():
     ("accounting", "the auditors met us on Tuesday and they want the expenses of last quarter", "expense_list",
      ("2025-10-01", "2025-12-31")),
     ("cfo", "Monday ki board meeting ke liye, pichle quarter ka P&L chahiye", "profit_and_loss", ("2025-10-01", "2025-12-31")),
+    # a period wholly ahead right after an occasion's word, beside a period gone by (development set 102)
+    ("cfo", "board meeting next week and I still can't tell if we made a profit last quarter - P&L please", "profit_and_loss",
+     ("2025-10-01", "2025-12-31")),
 ])
 def test_the_occasion_is_no_period(routers, domain, query, tool, period):
     r = routers[domain].route(query, today=TODAY).to_dict()
