@@ -45,7 +45,7 @@ def test_model_canonical_form_moves_a_slang_question_from_l2_to_l1(factory, fake
 
 
 def test_model_reading_fixes_a_question_the_table_sends_to_the_wrong_datasource(factory, fake):
-    q = "which repair jobs r still open"
+    q = "which jobs on the machines r still open"
     assert factory.route(q, today=TODAY).to_dict()["datasource"] == "production"  # the table's reading
     asked = factory.run_llm(factory.route(q, today=TODAY), client=_client(fake.url)).to_dict()
     assert asked["datasource"] == "maintenance" and asked["canonical_by"] == "model"
