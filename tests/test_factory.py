@@ -195,3 +195,15 @@ def test_the_index_holds_no_doubled_canonical_phrase(factory):
     for e in factory.entries:
         words = e["text"].split()
         assert all(a != b for a, b in zip(words, words[1:])), e["text"]
+
+
+def test_a_filler_word_is_never_rewritten_through_its_stem():
+    """Indonesian "dibuat" (made) stems to "buat", which is also "for" (a filler word): "laporan buat pak direktur"
+    asks for no units produced, and "ada NCR baru buat batch kemarin?" is a quality question."""
+    from routing.designs.datasource_mirror.canonical import canonicalise
+    from routing.designs.datasource_mirror.config import MirrorConfig
+
+    cfg = MirrorConfig(rewrites={"units produced": ("dibuat", "made")}, filler=frozenset({"buat"}), languages=("en", "id"))
+    assert canonicalise("barang dibuat hari ini", cfg) == "barang units produced hari ini"
+    assert "units produced" not in canonicalise("laporan buat pak direktur", cfg)
+    assert load_router("factory").route("ada NCR baru buat batch kemarin?", today=TODAY).to_dict()["datasource"] == "quality"

@@ -71,6 +71,8 @@ class Rewrites:
             for n in range(min(self.longest, len(words) - i), 0, -1):
                 canon = None
                 for j, table in enumerate(self.tables):
+                    if j and n == 1 and words[i] in filler:
+                        continue  # a filler word is read as written, never through a stem ("buat", for, is no "dibuat", made)
                     canon = table.get(tuple(k[j] for k in keys[i:i + n]))
                     if canon is not None:
                         break
