@@ -199,7 +199,7 @@ def score_action(a: QueryAnalysis, index: RouterIndex, weights: Weights) -> dict
                 value, why = value + weights.kind_bonus, why + ["verb"]
             if not a.actions and not has_number and kind == weights.default_kind:
                 value, why = value + weights.kind_bonus, why + [DEFAULT_KIND_REASON]
-            if a.dates and kind in weights.date_kinds:
+            if a.dates and a.concepts and kind in weights.date_kinds:  # a date alone asks for nothing ("aaj ka din kaisa hai?")
                 value, why = value + weights.kind_bonus, why + ["date range"]
             if has_number and kind in weights.identifier_kinds:
                 value, why = value + 2 * weights.kind_bonus, why + ["record number"]
