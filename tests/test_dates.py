@@ -137,15 +137,24 @@ def test_year_only_in_date_context(lexicon):
 
 
 @pytest.mark.parametrize("text", ["total sales 2025", "profit and loss 2025?", "laporan arus kas 2025",
-                                  "supplier purchase bills 2025 list", "did 2025 end in the black?"])
+                                  "supplier purchase bills 2025 list", "laba rugi 2025 dong", "we ended 2025 with a profit",
+                                  "2025 ka P&L dikhao"])
 def test_a_bare_year_typed_as_a_keyword_is_the_year(lexicon, text):
     assert summary(one(text, lexicon)) == ("2025-01-01..2025-12-31", "calendar", "explicit_year")
 
 
+def test_a_run_of_bare_years_is_every_year(lexicon):
+    assert [summary(d)[0] for d in find_dates("sales 2024 2025", today=TODAY, lexicon=lexicon)] == [
+        "2024-01-01..2024-12-31", "2025-01-01..2025-12-31"]
+
+
 @pytest.mark.parametrize("text", ["invoice no 2025", "Rp 2025 please", "we sold 2025 units", "2025 juta",
                                   "selama 2025 hari", "INV-2025-001", "sales 1995", "sales 2031", "kuartal iii 2025 x",
-                                  "$2025 paid", "code 2025 3", "2025"])
+                                  "$2025 paid", "code 2025 3", "2025", "invoice 2025 status", "faktur 2025/INV/0042",
+                                  "expenses posted to account 2021", "tagihan yang nilainya lebih dari 2025",
+                                  "chai pe 2025 kharch hue", "biaya kirim 2025 per paket"])
 def test_a_bare_number_beside_a_numbers_mark_or_unit_is_no_year(lexicon, text):
+    # a word that keeps the clause going after it, a record's mark or an amount compared before it: a number
     assert [d for d in find_dates(text, today=TODAY, lexicon=lexicon) if d.rule == "explicit_year"] == []
 
 

@@ -120,3 +120,12 @@ def test_dates_after_an_occasions_word_are_asked(routers):
 def test_an_occasion_alone_in_its_clause_is_no_period(routers, domain, query, period):
     r = routers[domain].route(query, today=TODAY).to_dict()
     assert [(d["start"], d["end"]) for d in r["dates"]] == [period]
+
+
+@pytest.mark.parametrize("domain, query, periods", [
+    # a period ahead that a term of the domain asks of stays (a review's probes)
+    ("accounting", "invoices coming due next month vs invoices paid last month", 2),
+    ("cfo", "which bills are coming due next week compared with what we paid last week", 2),
+])
+def test_a_period_ahead_that_is_asked_stays(routers, domain, query, periods):
+    assert len(routers[domain].route(query, today=TODAY).to_dict()["dates"]) == periods

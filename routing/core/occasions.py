@@ -62,7 +62,8 @@ def occasions(dates, date_at: list[tuple[int, int]], framed: list, dropped: set,
         # ... and so does a date wholly ahead right after it beside a period gone by ("board meeting next week and I
         # can't tell if we made a profit last quarter": the meeting is next week, the question asks of last quarter)
         named = beside(at[1], min(at[1] + NEAR, clause[1])) or beside(max(at[0] - NEAR, clause[0]), at[0]) and (
-            alone_here or d.start > today and any(o.end is not None and o.end < today for o in others))
+            alone_here or d.start > today and not asked_of(clause[0], at[0])
+            and any(o.end is not None and o.end < today for o in others))
         if ahead or after_frame or named:
             out.append(at)
             # "the auditors come tomorrow, show ...": a clause of the occasion alone says nothing of the ask

@@ -275,7 +275,8 @@ class Router:
             scored = mark_clear_lead(scored, w.clear_lead, list(a.concepts) if sure else terms, tools,
                                      misspelt=not sure and len(terms) < len(a.concepts),
                                      several=lambda: several_asks(without_dates(words(a.text), a), paths) if paths is not None else [],
-                                     holders=self.index.term_holders, unheld=w.clear_lead_unheld, subset=w.clear_lead_subset)
+                                     holders=self.index.term_holders, unheld=w.clear_lead_unheld, subset=w.clear_lead_subset,
+                                     writes=w.explicit_kinds)
         return scored[:top]
 
     def _signals(self, a: QueryAnalysis, index: RouterIndex | None = None, encoder: Any = None, learned_model: Any = None):

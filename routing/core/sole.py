@@ -140,7 +140,7 @@ def sure_correction(c, source: str = "") -> bool:
 
 def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], tools: Sequence, *, misspelt: bool = False,
                     several: Callable[[], Sequence[str]] = tuple, holders: Mapping[str, frozenset[int]] | None = None,
-                    unheld: int = 0, subset: float = 0.0) -> list[Scored]:
+                    unheld: int = 0, subset: float = 0.0, writes=()) -> list[Scored]:
     """`scored` with its leader marked for a lift when it is `lead` or more ahead of the runner-up, holds
     every term of the question among its keywords and related terms (a term it does not hold says
     something it does not answer: "which costs went up the most lately" names `overdue`), no term was
@@ -157,7 +157,8 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
     is the first candidate that is no kind sibling (`_kind_sibling`: the same terms, a kind the question ruled out).
     `subset` (the domain's `scoring.clear_lead_subset`, 0: never): a smaller lead that lifts a leader holding every
     term where each rival within `lead` of it holds only some of the leader's terms ("GST summary: output tax, input
-    tax credit and net payable": tds_summary holds tax and payable, gst_summary those and gst)."""
+    tax credit and net payable": tds_summary holds tax and payable, gst_summary those and gst); never a write (`writes`,
+    the domain's explicit kinds: a writer's related terms are wide, "how many reminders went out" asks to send none)."""
     if not scored or scored[0].lift or not lead > 0 or misspelt or not concepts:
         return scored
     holders = term_holders(tools) if holders is None else holders
@@ -167,6 +168,7 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
     lacking = sum(scored[0].tool not in holders.get(c, frozenset()) for c in terms)
     if round(scored[0].confidence - second, 4) < round(lead, 4) and not (
             subset > 0 and not lacking and len(terms) >= MIN_TERMS and round(scored[0].confidence - second, 4) >= round(subset, 4)
+            and tools[scored[0].tool].kind not in writes
             and all(_holds_less(s.tool, terms, scored[0].tool, holders) for s in rivals if scored[0].confidence - s.confidence < lead)):
         return scored
     if lacking > unheld or (lacking and len(terms) - lacking <= unheld) or several():

@@ -130,7 +130,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
         roles: dict[str, set[str]] = {name: set() for name in (
             "ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes", "day_articles",
             "day_month_joiners", "year_context", "year_joiners", "month_parts", "year_genitives", "since_before",
-            "year_not_after", "year_not_before",
+            "year_not_after", "year_ends",
             "since_after", "since_within", *_SPAN_KEYS, "before_number", "after_unit", "next_before_number", "next_after_unit")}
         languages: list[tuple[str, str, dict[str, list[str]], dict[str, list[str]], list[str]]] = []
 
@@ -257,7 +257,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
 
             for key in ("ordinal_suffixes", "ordinal_prefixes", "month_prefixes", "day_prefixes", "day_articles",
                         "day_month_joiners", "year_context", "year_joiners", "month_parts",
-                        "year_genitives", "year_not_after", "year_not_before"):
+                        "year_genitives", "year_not_after", "year_ends"):
                 roles[key].update(reader.words(block, key, f"{where}.{key}"))
             since = reader.mapping(block, "since_month", f"{where}.since_month")
             for key in since:
@@ -301,7 +301,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
         self.standalone_abbreviations = frozenset(w for _, w, _ in standalone)  # read again by routing.core.analysis
         self._roles = roles
         self._bare_not_after = dict.fromkeys(map(str.casefold, roles["year_not_after"]), True)  # routing.dates.readings._build_bare_year
-        self._bare_not_before = dict.fromkeys(map(str.casefold, roles["year_not_before"]), True)
+        self._bare_ends = dict.fromkeys(map(str.casefold, roles["year_ends"]), True)
         self.week_of = tuple(sorted(week_of, key=lambda w: (-len(w), w)))  # longest first
         self.half_of = half_of
         # between a half's words and its year ("of", "ka"); before them, a span's or a modifier's word leaves them unread
@@ -324,7 +324,7 @@ class DateLexicon(PhraseFinder, RangeReadings):
         for own in (*self._modifier_of.values(), *self._month_modifier_of.values()):
             self._vocabulary.update(own)
         for key, words in roles.items():
-            if key not in ("year_not_after", "year_not_before"):  # words beside a number that say it is no year, not date words
+            if key not in ("year_not_after", "year_ends"):  # words beside a number that say it is no year, not date words
                 self._vocabulary.update(words)
         self._vocabulary.update(self._joiners)
         self._spelled_words = {w: w for w in (*self._number_value, *self._scale_value, *self._teen_value, *self._joiners)}

@@ -212,11 +212,10 @@ class RangeReadings:
             return None
         return ctx.calendar(m, "explicit_year", date(year, 1, 1), date(year, 12, 31))
 
-    # A 4-digit number with no year's context word is a year only where it may be one: at most
-    # BARE_YEAR_PAST years back or one ahead of today, and neither after one of the lexicon's
-    # year_not_after words (a mark of a record's number, a currency, a comparison of amounts) or a
-    # quarter's roman numeral or ordinal, nor before one of its year_not_before words or a unit of
-    # time (an amount's unit or scale, a duration).
+    # A 4-digit number with no year's context word is a year only where it may be one: at most BARE_YEAR_PAST years back
+    # or one ahead of today, ending its clause or before one of the lexicon's year_ends words (or another such year),
+    # and after none of its year_not_after words, one or two (a record's number mark, a currency, an amount
+    # compared), nor after a quarter's roman numeral or ordinal.
     def _build_bare_year(self, ctx: "_Context", m: re.Match) -> DateRange | None:
         year = int(m.group("by"))
         if not -BARE_YEAR_PAST <= year - ctx.today.year <= 1:
@@ -225,11 +224,12 @@ class RangeReadings:
         after = _WORDS.findall(m.string[m.end() : m.end() + 40])
         if not before and not after:
             return None  # alone it says nothing of what it counts
-        if before and any(self._word(t, before[-1], None) is not None
+        if before and any(self._word(t, w, None) is not None for w in {before[-1], " ".join(before[-2:])}
                           for t in (self._bare_not_after, self._roman, self._ordinal_value)):
             return None
-        if after and any(self._word(t, after[0], None) is not None for t in (self._bare_not_before, self._unit_of)):
-            return None
+        if m.string[m.end() :].lstrip()[:1].isalnum() and not (
+                self._word(self._bare_ends, after[0], None) is not None or len(after[0]) == 4 and after[0].isdigit()):
+            return None  # a word follows that keeps the clause going: "invoice 2025 status", "2025 units"
         return ctx.calendar(m, "explicit_year", date(year, 1, 1), date(year, 12, 31))
 
     def _month_day(self, ctx: "_Context", m: re.Match, rule: str, year: int) -> DateRange:

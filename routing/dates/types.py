@@ -22,7 +22,7 @@ _MODIFIERS = ("this", "last", "next")
 _LANGUAGE_SECTIONS = (
     "modifier_position", "phrases", "units", "one_unit", "modifiers", "rolling", "numbers",
     "ordinals", "ordinal_suffixes", "ordinal_prefixes", "months", "months_needing_context", "abbreviations_alone",
-    "month_prefixes", "day_prefixes", "day_articles", "day_month_joiners", "year_context", "year_not_after", "year_not_before", "year_joiners", "spans",
+    "month_prefixes", "day_prefixes", "day_articles", "day_month_joiners", "year_context", "year_not_after", "year_ends", "year_joiners", "spans",
     "month_modifiers", "since_month", "month_parts", "year_genitives", "weekdays", "weekday_prefixes", "week_of",
     "halves",
 )

@@ -392,7 +392,7 @@ class PowerGateway(DomainDesign):
         # each power by the share of the query's topic words it holds, said twice counted twice: "analyse the business" puts
         # analytics, crm, stripe before aws; "a performance report for the business" stripe and crm before postgres (report)
         said = Counter(u.key for u in a.units if u.role == "concept" and u.key in asked)
-        total = sum(said.values()) or len(asked)
+        total = sum(said.get(h, 1) for h in asked)
         hinted = {name: sum(said.get(h, 1) for h in hints & asked) / total for name, hints in self._hints.items() if hints & asked}
         if not hinted:
             return scored
