@@ -555,3 +555,9 @@ def test_a_date_word_spelt_with_folded_letters_reads_like_the_plain_word(lexicon
 def test_folded_letters_never_crash_the_date_finder(lexicon, text):
     for r in find_dates(text, today=TODAY, lexicon=lexicon):
         assert r.to_dict()["text"]
+
+
+@pytest.mark.parametrize("text", ["biaya di akun 2024 bulan lalu", "penjualan cabang 2022 bulan lalu"])
+def test_a_years_number_before_a_relative_unit_is_no_count_of_units(lexicon, text):
+    # read as 2,024 months back it gave 1857..today (a review's probe); the number is a name's, "bulan lalu" last month
+    assert [summary(d)[0] for d in find_dates(text, today=TODAY, lexicon=lexicon)] == ["2025-12-01..2025-12-31"]

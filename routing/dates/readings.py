@@ -105,6 +105,8 @@ class RangeReadings:
             if groups["digits"] is not None:
                 digits = groups["digits"].lstrip("0") or "0"
                 count = int(digits) if len(digits) <= _MAX_DIGITS else 10 ** _MAX_DIGITS
+                if groups.get("after") and len(digits) == 4 and -BARE_YEAR_PAST <= count - ctx.today.year <= 1:
+                    return None  # "biaya di akun 2024 bulan lalu": a year's number before "bulan lalu", no 2,024 months
             else:
                 count = self._parse_number(groups["words"])
                 if count is None:
