@@ -323,7 +323,7 @@ class PhraseFinder:
         add(rf"(?P<yc>{_alt(r['year_context'])})\s+(?P<y>[12]\d{{3}})(?![-/.]\d)"
             rf"(?!\s*[-/]?\s*{_alt(quarter_letters)}\s?\d)", self._build_year, needs=[[r['year_context']], ["year4"]])
         # A year typed alone as a keyword ("total sales 2025"), glued to no code, amount or number (readings._build_bare_year)
-        add(r"(?<![$€£¥₹\x23@&/.,:-])(?P<by>[12]\d{3})(?![-/.,:]?\d|[-/.:]\w|%|\s*[-/]?\s*" + _alt(quarter_letters) + r"\s?\d|\s+(?![12]\d{3}(?!\d))\d)", self._build_bare_year, needs=[["year4"]])
+        add(r"(?<![$€£¥₹\x23@&/.,:-])(?P<by>[12]\d{3})(?![-/.,:]?\d|[-/.:][\w-]|%|\s*[-/]?\s*" + _alt(quarter_letters) + r"\s?\d|\s+(?![12]\d{3}(?!\d))\d)", self._build_bare_year, needs=[["year4"]])
 
         def atom(p: str, *, in_span: bool) -> str:
             # A day number is not an amount: not after a currency sign or inside "6,107.31".
