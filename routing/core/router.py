@@ -267,8 +267,9 @@ class Router:
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
         scored = mark_sole_tool(scored, terms, tools, self.index.term_holders)
         scored = mark_whole_question(scored, signals[0], tools)
-        scored = mark_sole_writer(scored, terms, [k for k, _ in a.actions], tools, w.explicit_kinds, self.index.term_holders,
-                                  strong=bool(a.actions) and a.actions[0][1] >= 1.0)
+        asked = _write_first(a.actions, w.explicit_kinds)
+        scored = mark_sole_writer(scored, terms, [k for k, _ in asked], tools, w.explicit_kinds, self.index.term_holders,
+                                  strong=bool(asked) and asked[0][1] >= 1.0)
         if w.clear_lead > 0:  # a domain whose settings ask for it (cfo): see routing.core.sole.mark_clear_lead
             paths = self.paths
             sure = not any(not sure_correction(c, a.source) for c in a.corrections)  # one slip of a long word is no guess
@@ -480,6 +481,13 @@ def _without_learned(domain: Domain) -> Domain:
         f = (share + w.learned) / share
         return domain.with_weights(example=w.example * f, semantic=w.semantic * f, learned=0.0)
     return domain.with_weights(example=w.learned, learned=0.0)
+
+
+def _write_first(actions, writes) -> tuple:
+    """The question's verbs, a list's "all" before a strong write verb set aside: "all the customers who are late, send
+    them a reminder", Hindi's verb-final "saare overdue customers ko reminder bhej do" ask for the write first."""
+    at = next((i for i, (k, s) in enumerate(actions) if k in writes and s >= 1.0), None)
+    return actions[at:] if at and all(k == "list" for k, _ in actions[:at]) else actions
 
 
 def _rejected(log) -> list[dict]:
