@@ -561,3 +561,9 @@ def test_folded_letters_never_crash_the_date_finder(lexicon, text):
 def test_a_years_number_before_a_relative_unit_is_no_count_of_units(lexicon, text):
     # read as 2,024 months back it gave 1857..today (a review's probe); the number is a name's, "bulan lalu" last month
     assert [summary(d)[0] for d in find_dates(text, today=TODAY, lexicon=lexicon)] == ["2025-12-01..2025-12-31"]
+
+
+def test_a_numeric_date_of_the_first_millennium_glued_to_a_code_is_the_code(lexicon):
+    # "01/0058" read January of the year 58 inside an invoice's number (set 99's question)
+    assert find_dates("pelanggan protes soal faktur INV/2026/01/0058, tampilkan isinya", today=TODAY, lexicon=lexicon) == []
+    assert [summary(d)[0] for d in find_dates("sales 01/2025", today=TODAY, lexicon=lexicon)] == ["2025-01-01..2025-01-31"]

@@ -491,7 +491,8 @@ class PhraseFinder:
                     # Only at the calendar's edges (years 1 and 9999): a date that does not exist.
                     found = ctx.unresolved(m, "out_of_calendar", self.message(
                         "after_calendar" if today.year > 5000 else "before_calendar", text=m.group(0)))
-                if found is not None and not (found is not _BLOCKED and not found.resolved and in_code(text, m.start())):
+                if found is not None and not (found is not _BLOCKED and (not found.resolved or found.start.year < 1000)  # "INV/2026/01/0058"
+                                              and in_code(text, m.start())):
                     candidates.append((m.start(), m.end(), order, found))
         if not candidates:
             return []
@@ -509,9 +510,7 @@ class PhraseFinder:
 def find_dates(text: str, *, today: date, settings: DateSettings = DateSettings(),
                lexicon: DateLexicon) -> list[DateRange]:
     """Every date expression in `text`, left to right, non-overlapping, longest match first."""
-    if not isinstance(text, str):
-        return []
-    return lexicon.find(text, today, settings)
+    return lexicon.find(text, today, settings) if isinstance(text, str) else []
 
 
 def resolve_expression(text: str, *, today: date, settings: DateSettings = DateSettings(),
