@@ -20,6 +20,8 @@ def cfo():
     ("so did we uh file the GSTR three B for December or is it still pending", "gst_filing_status"),
     ("what were our total sales last month and how many invoices did we raise? my co-founder keeps asking lol",
      "sales_summary"),
+    ("did we already file the GSTR-1 for November?", "gst_filing_status"),        # an adverb between (development set 107)
+    ("did we actually raise an invoice for Mehta Steel last week?", "invoice_lookup"),
 ])
 def test_did_we_asks_about_it(cfo, query, tool):
     d = cfo.route(query, today=TODAY).to_dict()
