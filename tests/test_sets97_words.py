@@ -56,3 +56,13 @@ def test_powers_words(routers, query, status, powers):
 ])
 def test_finance_words(routers, domain, query, tool):
     assert _route(routers, domain, query)["candidates"][0]["name"] == tool
+
+
+@pytest.mark.parametrize("domain, query", [("cfo", "is that number right?"), ("accounting", "is this correct?")])
+def test_a_confirmation_with_no_subject_is_asked_what(routers, domain, query):
+    assert _route(routers, domain, query)["status"] == "needs_clarification"
+
+
+def test_a_confirmation_after_a_subject_still_answers(routers):
+    d = _route(routers, "cfo", "sales last month were 50 lakh, is that right?")
+    assert (d["status"], d["candidates"][0]["name"]) == ("activated", "sales_summary")
