@@ -37,3 +37,15 @@ def test_a_sibling_of_another_kind_leaves_the_lead_clear(routers, query, tool):
 def test_the_default_kind_rules_on_nothing(routers, query):
     d = routers["cfo"].route(query, today=TODAY).to_dict()
     assert d["status"] != "activated"
+
+
+@pytest.mark.parametrize("query, tool", [
+    ("vendor bill PB-2290", "bill_search"),
+    ("wanna see every invoice we sent out last month", "invoice_list"),
+])
+def test_a_kind_sibling_just_behind_a_clear_lead_is_held_below(routers, query, tool):
+    # the sibling within the margin (the same terms, a kind the question ruled out) no longer keeps the answer a choice
+    d = routers["accounting"].route(query, today=TODAY).to_dict()
+    assert (d["status"], d["matches"][0]["name"]) == ("activated", tool)
+    top, second = d["candidates"][0]["confidence"], d["candidates"][1]["confidence"]
+    assert round(top - second, 4) >= 0.1

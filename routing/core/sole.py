@@ -173,7 +173,9 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
         return scored
     if lacking > unheld or (lacking and len(terms) - lacking <= unheld) or several():
         return scored  # the question's words last: read only where the rest would lift
-    return _mark(scored, "lead", f"lead: {scored[0].confidence:.2f} against {second:.2f} for the next tool, one thing asked")
+    # a kind sibling just behind (the same terms, a kind the question ruled out) is held at the margin below, no rival
+    past = ("past_siblings",) if len(scored) > 1 and scored[1] is not (rivals[0] if rivals else None) else ()
+    return _mark(scored, "lead", f"lead: {scored[0].confidence:.2f} against {second:.2f} for the next tool, one thing asked", *past)
 
 
 def _holds_less(tool: int, terms: set, leader: int, holders: Mapping[str, frozenset[int]]) -> bool:
@@ -214,19 +216,21 @@ def lifted(scored: list[Scored], medium: float, high: float, margin: float) -> l
         return held(scored, high)
     if scored and scored[0].lift[2:] == ("past_readers",) and scored[0].confidence >= medium:
         return _write_asked(scored, high, margin)
+    if scored and scored[0].lift[2:] == ("past_siblings",) and scored[0].confidence >= medium:
+        return _write_asked(scored, high, margin, "a kind sibling: the same terms, a kind the question ruled out")
     if not scored or not scored[0].lift or not _leads(scored, medium, high, margin):
         return scored
     signal, why = scored[0].lift[:2]
     return [moved(scored[0], high, signal, why), *scored[1:]]
 
 
-def _write_asked(scored: list[Scored], high: float, margin: float) -> list[Scored]:
+def _write_asked(scored: list[Scored], high: float, margin: float, note: str = "a write was asked, a reader is no rival") -> list[Scored]:
     """A write asked by a strong first verb, its one write tool leading (`sole_write`, "past_readers"): the leader at `high`
     or above, and every reader above it by less than the margin held at the margin below ("send payment
     reminders to all overdue customers": overdue_customers reads what the reminder is about, no rival)."""
     signal, why = scored[0].lift[:2]
     top = scored[0] if scored[0].confidence >= high else moved(scored[0], high, signal, why)
     floor = round(top.confidence - margin, 4)
-    rest = [moved(s, floor, signal, f"{signal}: a write was asked, a reader is no rival") if s.confidence > floor else s
+    rest = [moved(s, floor, signal, f"{signal}: {note}") if s.confidence > floor else s
             for s in scored[1:]]
     return [top, *rest]
