@@ -53,6 +53,7 @@ def test_powers_words(routers, query, status, powers):
     ("cfo", "suppliers ko kitna dena hai, age-wise dikhao", "payables_summary"),        # ageing: both ageing reports
     ("cfo", "how much cash on hand and in the bank do we have today", "cash_position"),  # cash in hand: cash_position's
     ("accounting", "customer invoices not yet paid, bucketed by days overdue", "receivables_aging"),
+    ("accounting", "which customers have owed us money for over 60 days?", "receivables_aging"),   # "owed us"
 ])
 def test_finance_words(routers, domain, query, tool):
     assert _route(routers, domain, query)["candidates"][0]["name"] == tool
