@@ -49,3 +49,9 @@ def test_a_kind_sibling_just_behind_a_clear_lead_is_held_below(routers, query, t
     assert (d["status"], d["matches"][0]["name"]) == ("activated", tool)
     top, second = d["candidates"][0]["confidence"], d["candidates"][1]["confidence"]
     assert round(top - second, 4) >= 0.1
+
+
+@pytest.mark.parametrize("query", ["show bills from December", "pichle mahine ke bills dikhao"])
+def test_a_date_alone_rules_out_no_search_that_takes_dates(routers, query):
+    # bill_lookup takes a date range: "bills from December" stays a choice (a review's probes)
+    assert routers["cfo"].route(query, today=TODAY).to_dict()["status"] == "multiple_matches"

@@ -24,3 +24,13 @@ def cfo():
 def test_the_write_asked_after_all(cfo, query, status, tool):
     d = cfo.route(query, today=TODAY).to_dict()
     assert (d["status"], d["candidates"][0]["name"]) == (status, tool)
+
+
+@pytest.mark.parametrize("query", [
+    "list the overdue customers and then send them reminders",      # two asks: the LLM path's (002)
+    "all overdue customers, do not send reminders yet",              # the write negated
+    "get the list of overdue customers, I'll send the reminders later",
+])
+def test_no_write_is_activated_where_it_is_put_off_or_one_of_two(cfo, query):
+    d = cfo.route(query, today=TODAY).to_dict()
+    assert not (d["status"] == "activated" and d["candidates"][0]["name"] == "send_payment_reminders")

@@ -267,7 +267,7 @@ class Router:
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
         scored = mark_sole_tool(scored, terms, tools, self.index.term_holders)
         scored = mark_whole_question(scored, signals[0], tools)
-        asked = _write_first(a.actions, w.explicit_kinds)
+        asked = _write_first(a, w.explicit_kinds, self.domain.words.negations, lambda: several_asks(without_dates(words(a.text), a), self.paths) if self.paths else [])
         scored = mark_sole_writer(scored, terms, [k for k, _ in asked], tools, w.explicit_kinds, self.index.term_holders,
                                   strong=bool(asked) and asked[0][1] >= 1.0)
         if w.clear_lead > 0:  # a domain whose settings ask for it (cfo): see routing.core.sole.mark_clear_lead
@@ -483,11 +483,15 @@ def _without_learned(domain: Domain) -> Domain:
     return domain.with_weights(example=w.learned, learned=0.0)
 
 
-def _write_first(actions, writes) -> tuple:
-    """The question's verbs, a list's "all" before a strong write verb set aside: "all the customers who are late, send
-    them a reminder", Hindi's verb-final "saare overdue customers ko reminder bhej do" ask for the write first."""
-    at = next((i for i, (k, s) in enumerate(actions) if k in writes and s >= 1.0), None)
-    return actions[at:] if at and all(k == "list" for k, _ in actions[:at]) else actions
+def _write_first(a: QueryAnalysis, writes, negations, several) -> tuple:
+    """The verbs, a strong "all" before a strong write verb set aside ("all the customers who are late, send them a reminder",
+    "saare ... reminder bhej do"); not where the write is negated or the question asks several things (002's LLM path)."""
+    verbs = [u for u in a.units if u.kinds]
+    at = next((i for i, u in enumerate(verbs) if any(k in writes and s >= 1.0 for k, s in u.kinds)), None)
+    if not at or not all(all(k == "list" and s >= 1.0 for k, s in u.kinds) for u in verbs[:at]) or any(
+            t.text in negations for t in a.tokens[max(0, verbs[at].first - 2):verbs[at].first]) or several():
+        return a.actions
+    return tuple(k for u in verbs[at:] for k in u.kinds)
 
 
 def _rejected(log) -> list[dict]:

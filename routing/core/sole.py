@@ -173,10 +173,11 @@ def mark_clear_lead(scored: list[Scored], lead: float, concepts: Sequence[str], 
         return scored
     if lacking > unheld or (lacking and len(terms) - lacking <= unheld) or several():
         return scored  # the question's words last: read only where the rest would lift
-    # a kind sibling just behind (the same terms, a kind the question's data ruled out: a date range, a record's number,
-    # a name; a verb alone leaves "show bills" a choice, 000) is held at the margin below, no rival
+    # a kind sibling just behind (the same terms, a kind the question's data ruled out: a record's number, a name; a verb
+    # alone leaves "show bills" a choice, 000, and a date "show bills from December", a search may take dates) is held
+    # at the margin below, no rival
     past = ("past_siblings",) if len(scored) > 1 and scored[1] is not (rivals[0] if rivals else None) and (
-        _kind_reasons(scored[0]) - _kind_reasons(scored[1]) - {DEFAULT_KIND_REASON, "verb"}) else ()
+        _kind_reasons(scored[0]) - _kind_reasons(scored[1]) - {DEFAULT_KIND_REASON, "verb", "date range"}) else ()
     return _mark(scored, "lead", f"lead: {scored[0].confidence:.2f} against {second:.2f} for the next tool, one thing asked", *past)
 
 
