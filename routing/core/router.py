@@ -267,15 +267,15 @@ class Router:
         terms = [k for k, via in a.concepts.items() if via != "fuzzy"]
         scored = mark_sole_tool(scored, terms, tools, self.index.term_holders)
         scored = mark_whole_question(scored, signals[0], tools)
-        asked = _write_first(a, w.explicit_kinds, self.domain.words.negations, lambda: several_asks(without_dates(words(a.text), a), self.paths) if self.paths else [])
+        paths = self.paths  # the words that make the question ask several things, read only where a rule needs them
+        several = lambda: several_asks(without_dates(words(a.text), a), paths) if paths is not None else []  # noqa: E731
+        asked = _write_first(a, w.explicit_kinds, self.domain.words.negations, several)
         scored = mark_sole_writer(scored, terms, [k for k, _ in asked], tools, w.explicit_kinds, self.index.term_holders,
                                   strong=bool(asked) and asked[0][1] >= 1.0)
         if w.clear_lead > 0:  # a domain whose settings ask for it (cfo): see routing.core.sole.mark_clear_lead
-            paths = self.paths
             sure = not any(not sure_correction(c, a.source) for c in a.corrections)  # one slip of a long word is no guess
             scored = mark_clear_lead(scored, w.clear_lead, list(a.concepts) if sure else terms, tools,
-                                     misspelt=not sure and len(terms) < len(a.concepts),
-                                     several=lambda: several_asks(without_dates(words(a.text), a), paths) if paths is not None else [],
+                                     misspelt=not sure and len(terms) < len(a.concepts), several=several,
                                      holders=self.index.term_holders, unheld=w.clear_lead_unheld, subset=w.clear_lead_subset,
                                      writes=w.explicit_kinds)
         return scored[:top]

@@ -86,12 +86,18 @@ def uninflected_forms(table: dict, suffixes):
         concept = entry.get("concept")
         if not concept or len(key) < 2:  # one word alone: its bare form may be another word ("goods", "good")
             continue
-        last = key[-1]
-        for suffix, repl in suffixes:
-            if last.endswith(suffix) and len(last) - len(suffix) >= 3:
-                variant = key[:-1] + (last[: len(last) - len(suffix)] + repl,)
-                if variant not in table:
-                    yield variant, concept
+        for bare in _unsuffixed(key[-1], suffixes, 3):
+            variant = key[:-1] + (bare,)
+            if variant not in table:
+                yield variant, concept
+
+
+def _unsuffixed(word: str, suffixes, min_stem: int):
+    """`word` without each of the language's suffixes it ends with (the suffix's replacement put on), where a stem of
+    `min_stem` letters at least is left."""
+    for suffix, repl in suffixes:
+        if word.endswith(suffix) and len(word) - len(suffix) >= min_stem:
+            yield word[: len(word) - len(suffix)] + repl
 
 
 def bare_forms(table: dict, suffixes, frequency):
@@ -107,12 +113,10 @@ def bare_forms(table: dict, suffixes, frequency):
         if not concept or len(key) != 1 or key[0] in in_phrases:
             continue
         word = key[0]
-        for suffix, repl in suffixes:
-            if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-                bare = word[: len(word) - len(suffix)] + repl
-                if (bare,) not in table and BARE_MIN_ZIPF <= frequency(bare) <= frequency(word) - BARE_RARER:
-                    yield (bare,), concept
-                    break
+        for bare in _unsuffixed(word, suffixes, 4):
+            if (bare,) not in table and BARE_MIN_ZIPF <= frequency(bare) <= frequency(word) - BARE_RARER:
+                yield (bare,), concept
+                break
 
 
 BARE_MIN_ZIPF = 3.0  # a bare form rarer than this is no word of the languages ("marg" of "margin")
